@@ -1,0 +1,103 @@
+/**
+ * The one registry of typed error codes. Every code is documented in README.md ("Error codes");
+ * test/errors.test.ts checks the two lists against each other.
+ *
+ * `user` errors are caused by the caller's input (CLI exit code 1); `internal` errors are ours or the
+ * environment's (CLI exit code 2).
+ */
+export const ERROR_CODES = {
+  MEM_ERR_INVALID_INPUT: { kind: 'user', summary: 'An argument or field failed validation; the message names the field, what was expected and what arrived.' },
+  MEM_ERR_USAGE: { kind: 'user', summary: 'A CLI command or option is unknown or malformed.' },
+  MEM_ERR_FACT_NOT_FOUND: { kind: 'user', summary: 'No fact with that id exists (or it is not visible to the caller).' },
+  MEM_ERR_LINK_NOT_FOUND: { kind: 'user', summary: 'No link with that id exists (or one of its endpoints is not visible to the caller).' },
+  MEM_ERR_CONFLICT_NOT_FOUND: { kind: 'user', summary: 'No conflict with that id exists.' },
+  MEM_ERR_CONFLICT_CLOSED: { kind: 'user', summary: 'The conflict was already resolved or reviewed.' },
+  MEM_ERR_FACT_SUPERSEDED: { kind: 'user', summary: 'The fact is an old version; curate its current version instead (the message names it).' },
+  MEM_ERR_FACT_DELETED: { kind: 'user', summary: 'The fact was deleted.' },
+  MEM_ERR_OUT_OF_SCOPE: { kind: 'user', summary: 'The caller may not see or change that fact (scope rule).' },
+  MEM_ERR_LINK_SELF: { kind: 'user', summary: 'A link needs two different facts.' },
+  MEM_ERR_QUERY_EMPTY: { kind: 'user', summary: 'A search query has no searchable words.' },
+  MEM_ERR_CONFIG_INVALID: { kind: 'user', summary: 'The configuration failed validation; the message names the key path, what was expected and what arrived.' },
+  MEM_ERR_CONFIG_UNREADABLE: { kind: 'user', summary: 'The configuration file cannot be read or is not JSON.' },
+  MEM_ERR_IMPORT_FORMAT: { kind: 'user', summary: 'An import file is not in the hybrid-mem export format.' },
+  MEM_ERR_VAULT_KEY: { kind: 'user', summary: 'The vault key is missing, unreadable, or not 32 bytes (hex or base64).' },
+  MEM_ERR_VAULT_DECRYPT: { kind: 'user', summary: 'A vault entry cannot be decrypted with this key (wrong key or tampered data).' },
+  MEM_ERR_CREDENTIAL_NOT_FOUND: { kind: 'user', summary: 'No vault credential for that service is visible to the caller.' },
+  MEM_ERR_DB_READONLY: { kind: 'internal', summary: 'The database file or its folder is read-only; nothing was written.' },
+  MEM_ERR_DB_BUSY: { kind: 'internal', summary: 'The database stayed locked by another process past the busy timeout; nothing was written.' },
+  MEM_ERR_DB_FULL: { kind: 'internal', summary: 'The disk is full; the transaction was rolled back and nothing was written.' },
+  MEM_ERR_DB_CORRUPT: { kind: 'internal', summary: 'The database file is damaged or not a hybrid-mem database.' },
+  MEM_ERR_DB_TOO_NEW: { kind: 'internal', summary: 'The database was written by a newer hybrid-mem (schema version above this build).' },
+  MEM_ERR_INTERNAL: { kind: 'internal', summary: 'An unexpected internal failure; the message and its cause say more.' },
+} as const satisfies Record<string, { kind: 'user' | 'internal'; summary: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as readonly ErrorCode[];
+
+/** Structured details that say where input went wrong. */
+export interface ErrorDetails {
+  readonly path?: string;
+  readonly expected?: string;
+  readonly received?: string;
+  readonly [key: string]: unknown;
+}
+
+/** The one error class of hybrid-mem. Crosses threads as {code, message, details} (see toWire/fromWire). */
+export class MemoryError extends Error {
+  override readonly name = 'MemoryError';
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails | undefined;
+
+  constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetails; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = options?.details;
+  }
+
+  /** True when the caller's input caused it (CLI exit code 1), false for internal failures (exit 2). */
+  get isUserError(): boolean {
+    return ERROR_CODES[this.code].kind === 'user';
+  }
+}
+
+/** The plain shape an error takes when it crosses a thread or a process. */
+export interface WireError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: ErrorDetails;
+}
+
+export function toWire(err: unknown): WireError {
+  if (err instanceof MemoryError) {
+    return err.details ? { code: err.code, message: err.message, details: err.details } : { code: err.code, message: err.message };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'MEM_ERR_INTERNAL', message };
+}
+
+export function fromWire(wire: WireError): MemoryError {
+  const code: ErrorCode = isErrorCode(wire.code) ? wire.code : 'MEM_ERR_INTERNAL';
+  return new MemoryError(code, wire.message, wire.details ? { details: wire.details } : undefined);
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** Shorthand for the most common error: bad input at a named field. */
+export function invalidInput(path: string, expected: string, received: unknown): MemoryError {
+  const shown = describeValue(received);
+  return new MemoryError('MEM_ERR_INVALID_INPUT', `${path}: expected ${expected}, received ${shown}`, {
+    details: { path, expected, received: shown },
+  });
+}
+
+/** A short, safe rendering of a value for error messages (never the whole of a long string). */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return value.length > 60 ? `"${value.slice(0, 57)}..." (${value.length} chars)` : JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  return typeof value;
+}

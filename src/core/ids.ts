@@ -1,0 +1,45 @@
+/**
+ * Branded identifiers, minted only here. Ids are time-sortable (48-bit millisecond time + 80 random bits,
+ * Crockford base32, like ULID) with a short kind prefix, so `fact_01J...` can never be passed as a link id.
+ */
+declare const brand: unique symbol;
+export type Brand<T, B extends string> = T & { readonly [brand]: B };
+
+export type FactId = Brand<string, 'FactId'>;
+export type LinkId = Brand<string, 'LinkId'>;
+export type EpisodeId = Brand<string, 'EpisodeId'>;
+export type ConflictId = Brand<string, 'ConflictId'>;
+export type RecallEventId = Brand<string, 'RecallEventId'>;
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const PREFIX = { fact: 'fact_', link: 'link_', episode: 'ep_', conflict: 'cf_', recall: 'rc_' } as const;
+const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+function ulid(now: number): string {
+  let time = '';
+  let t = Math.floor(now);
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  let rand = '';
+  for (let i = 0; i < 16; i++) rand += ALPHABET[(bytes[i] ?? 0) % 32];
+  return time + rand;
+}
+
+export const newFactId = (now = Date.now()): FactId => (PREFIX.fact + ulid(now)) as FactId;
+export const newLinkId = (now = Date.now()): LinkId => (PREFIX.link + ulid(now)) as LinkId;
+export const newEpisodeId = (now = Date.now()): EpisodeId => (PREFIX.episode + ulid(now)) as EpisodeId;
+export const newConflictId = (now = Date.now()): ConflictId => (PREFIX.conflict + ulid(now)) as ConflictId;
+export const newRecallEventId = (now = Date.now()): RecallEventId => (PREFIX.recall + ulid(now)) as RecallEventId;
+
+function isId(prefix: string, value: unknown): boolean {
+  return typeof value === 'string' && value.startsWith(prefix) && ID_BODY.test(value.slice(prefix.length));
+}
+
+export const isFactId = (v: unknown): v is FactId => isId(PREFIX.fact, v);
+export const isLinkId = (v: unknown): v is LinkId => isId(PREFIX.link, v);
+export const isEpisodeId = (v: unknown): v is EpisodeId => isId(PREFIX.episode, v);
+export const isConflictId = (v: unknown): v is ConflictId => isId(PREFIX.conflict, v);

@@ -1,0 +1,43 @@
+/** Conflict rows: raised by a CONTRADICTS link or a contradicting new fact; resolved by curation. */
+import type { Database } from 'better-sqlite3';
+import type { ConflictId, FactId } from '../core/ids.js';
+import type { Visibility } from '../core/scope.js';
+import type { Conflict, ConflictResolution, ConflictStatus } from '../core/types.js';
+import { toConflict, type ConflictRow } from './rows.js';
+import { scopeSql } from './scope-sql.js';
+
+export class ConflictRepo {
+  constructor(private readonly db: Database) {}
+
+  insert(c: Conflict): void {
+    this.db
+      .prepare('INSERT INTO conflicts (id, new_fact_id, old_fact_id, status, resolution, reason, created_at, resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(c.id, c.newFactId, c.oldFactId, c.status, c.resolution, c.reason, c.createdAt, c.resolvedAt);
+  }
+
+  get(id: string): Conflict | null {
+    const row = this.db.prepare('SELECT * FROM conflicts WHERE id = ?').get(id) as ConflictRow | undefined;
+    return row ? toConflict(row) : null;
+  }
+
+  openBetween(a: FactId, b: FactId): Conflict | null {
+    const row = this.db
+      .prepare(`SELECT * FROM conflicts WHERE status = 'unresolved' AND ((new_fact_id = ? AND old_fact_id = ?) OR (new_fact_id = ? AND old_fact_id = ?))`)
+      .get(a, b, b, a) as ConflictRow | undefined;
+    return row ? toConflict(row) : null;
+  }
+
+  close(id: ConflictId, status: Exclude<ConflictStatus, 'unresolved'>, resolution: ConflictResolution, at: number): void {
+    this.db.prepare('UPDATE conflicts SET status = ?, resolution = ?, resolved_at = ? WHERE id = ?').run(status, resolution, at, id);
+  }
+
+  /** Conflicts whose both facts the caller may see, newest first. Default: unresolved only. */
+  list(v: Visibility, options: { status?: ConflictStatus; limit?: number } = {}): Conflict[] {
+    const a = scopeSql(v, 'a');
+    const b = scopeSql(v, 'b');
+    const limit = Math.min(Math.max(1, options.limit ?? 100), 1000);
+    const sql = `SELECT c.* FROM conflicts c JOIN facts a ON a.id = c.new_fact_id JOIN facts b ON b.id = c.old_fact_id
+      WHERE c.status = ? AND ${a.sql} AND ${b.sql} ORDER BY c.created_at DESC LIMIT ${limit}`;
+    return (this.db.prepare(sql).all(options.status ?? 'unresolved', ...a.params, ...b.params) as ConflictRow[]).map(toConflict);
+  }
+}

@@ -1,0 +1,195 @@
+/** Fact rows: insert, read (scope-filtered in SQL), version chain, end-of-life transitions. */
+import type { Database, Statement } from 'better-sqlite3';
+import type { Visibility } from '../core/scope.js';
+import type { FactId } from '../core/ids.js';
+import type { Category, EndReason, Fact } from '../core/types.js';
+import { toFact, type FactRow } from './rows.js';
+import { scopeSql } from './scope-sql.js';
+
+/** Everything needed to write a new fact version. */
+export type NewFact = Omit<Fact, 'deletedAt' | 'endedReason' | 'validUntil' | 'supersededBy' | 'lastRecalledAt' | 'recallCount'> & {
+  readonly strength: number;
+};
+
+export interface FactFilter {
+  readonly category?: Category;
+  readonly entity?: string;
+  readonly tag?: string;
+  /** Include superseded versions (default: current facts only). */
+  readonly includeSuperseded?: boolean;
+  readonly minStrength?: number;
+  readonly limit?: number;
+  /** Return facts created before this fact id (descending pages). */
+  readonly before?: FactId;
+}
+
+export const MAX_PAGE = 1000;
+
+export class FactRepo {
+  private readonly insertStmt: Statement;
+  private readonly byIdStmt: Statement;
+
+  constructor(private readonly db: Database) {
+    this.insertStmt = db.prepare(`INSERT INTO facts (id, text, category, entity, tags, tags_text, importance, confidence, decay_class,
+      expires_at, pinned, scope_kind, scope_agent, scope_session, lineage_id, version, supersedes, created_at, updated_at,
+      valid_from, episode_id, vault_service, source, strength)
+      VALUES (@id, @text, @category, @entity, @tags, @tags_text, @importance, @confidence, @decay_class, @expires_at, @pinned,
+      @scope_kind, @scope_agent, @scope_session, @lineage_id, @version, @supersedes, @created_at, @updated_at, @valid_from,
+      @episode_id, @vault_service, @source, @strength)`);
+    this.byIdStmt = db.prepare('SELECT * FROM facts WHERE id = ?');
+  }
+
+  insert(f: NewFact): void {
+    this.insertStmt.run({
+      id: f.id,
+      text: f.text,
+      category: f.category,
+      entity: f.entity,
+      tags: JSON.stringify(f.tags),
+      tags_text: f.tags.join(' '),
+      importance: f.importance,
+      confidence: f.confidence,
+      decay_class: f.decayClass,
+      expires_at: f.expiresAt,
+      pinned: f.pinned ? 1 : 0,
+      scope_kind: f.scope.kind,
+      scope_agent: f.scope.agentId,
+      scope_session: f.scope.sessionId,
+      lineage_id: f.lineageId,
+      version: f.version,
+      supersedes: f.supersedes,
+      created_at: f.createdAt,
+      updated_at: f.updatedAt,
+      valid_from: f.validFrom,
+      episode_id: f.episodeId,
+      vault_service: f.vaultService,
+      source: f.source,
+      strength: f.strength,
+    });
+  }
+
+  /** Any version, deleted or not, with no scope check (callers check scope). */
+  get(id: string): Fact | null {
+    const row = this.byIdStmt.get(id) as FactRow | undefined;
+    return row ? toFact(row) : null;
+  }
+
+  /** Current (not ended) facts on one entity and category, for conflict detection. */
+  currentOnEntity(entity: string, category: Category, limit = 50): Fact[] {
+    const rows = this.db
+      .prepare('SELECT * FROM facts WHERE entity = ? COLLATE NOCASE AND category = ? AND valid_until IS NULL ORDER BY seq DESC LIMIT ?')
+      .all(entity, category, limit) as FactRow[];
+    return rows.map(toFact);
+  }
+
+  /** A current fact with exactly this text, entity and scope (duplicate detection). */
+  findDuplicate(f: Pick<NewFact, 'text' | 'entity' | 'category' | 'scope'>): Fact | null {
+    const row = this.db
+      .prepare(`SELECT * FROM facts WHERE text = ? AND category = ? AND entity IS ? AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ?
+        AND valid_until IS NULL LIMIT 1`)
+      .get(f.text, f.category, f.entity, f.scope.kind, f.scope.agentId, f.scope.sessionId) as FactRow | undefined;
+    return row ? toFact(row) : null;
+  }
+
+  /** End a version's validity (superseded, deleted, expired or decayed). */
+  end(id: FactId, reason: EndReason, at: number, supersededBy: FactId | null = null): void {
+    this.db
+      .prepare(`UPDATE facts SET valid_until = ?, ended_reason = ?, superseded_by = coalesce(?, superseded_by),
+        deleted_at = CASE WHEN ? = 'deleted' THEN ? ELSE deleted_at END WHERE id = ? AND valid_until IS NULL`)
+      .run(at, reason, supersededBy, reason, at, id);
+  }
+
+  setPinned(id: FactId, pinned: boolean): void {
+    this.db.prepare('UPDATE facts SET pinned = ? WHERE id = ?').run(pinned ? 1 : 0, id);
+  }
+
+  markRecalled(ids: readonly FactId[], at: number): void {
+    const stmt = this.db.prepare('UPDATE facts SET recall_count = recall_count + 1, last_recalled_at = ? WHERE id = ?');
+    for (const id of ids) stmt.run(at, id);
+  }
+
+  setStrength(id: FactId, strength: number): void {
+    this.db.prepare('UPDATE facts SET strength = ? WHERE id = ?').run(strength, id);
+  }
+
+  /** Every version of one fact, oldest first. */
+  history(lineageId: FactId): Fact[] {
+    return (this.db.prepare('SELECT * FROM facts WHERE lineage_id = ? ORDER BY version').all(lineageId) as FactRow[]).map(toFact);
+  }
+
+  /** Facts visible to the caller, newest first. */
+  list(v: Visibility, filter: FactFilter = {}): Fact[] {
+    const where: string[] = [filter.includeSuperseded ? 'f.deleted_at IS NULL' : 'f.valid_until IS NULL'];
+    const params: (string | number)[] = [];
+    const scope = scopeSql(v);
+    where.push(scope.sql);
+    params.push(...scope.params);
+    this.addFilters(filter, where, params);
+    if (filter.before) {
+      where.push('f.seq < (SELECT seq FROM facts WHERE id = ?)');
+      params.push(filter.before);
+    }
+    const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
+    const sql = `SELECT f.* FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.seq DESC LIMIT ${limit}`;
+    return (this.db.prepare(sql).all(...params) as FactRow[]).map(toFact);
+  }
+
+  /**
+   * The facts that were current at time `t`, as the caller may see them: every version whose validity
+   * interval [validFrom, validUntil) contains t. Purged facts (hard-deleted by retention) are gone.
+   */
+  asOf(t: number, v: Visibility, filter: Omit<FactFilter, 'includeSuperseded' | 'minStrength' | 'before'> = {}): Fact[] {
+    const where = ['f.valid_from <= ?', '(f.valid_until IS NULL OR f.valid_until > ?)'];
+    const params: (string | number)[] = [t, t];
+    const scope = scopeSql(v);
+    where.push(scope.sql);
+    params.push(...scope.params);
+    this.addFilters(filter, where, params);
+    const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
+    const sql = `SELECT f.* FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.seq DESC LIMIT ${limit}`;
+    return (this.db.prepare(sql).all(...params) as FactRow[]).map(toFact);
+  }
+
+  countCurrent(v: Visibility): number {
+    const scope = scopeSql(v);
+    const row = this.db.prepare(`SELECT count(*) AS n FROM facts f WHERE f.valid_until IS NULL AND ${scope.sql}`).get(...scope.params) as { n: number };
+    return row.n;
+  }
+
+  /** Current facts whose scheduled expiry has passed. */
+  dueForExpiry(now: number, limit = 1000): FactId[] {
+    return (this.db.prepare('SELECT id FROM facts WHERE expires_at IS NOT NULL AND expires_at <= ? AND valid_until IS NULL LIMIT ?').all(now, limit) as { id: FactId }[]).map(
+      (r) => r.id,
+    );
+  }
+
+  /** Iterate current facts in pages (maintenance). */
+  currentPage(afterSeq: number, limit: number): (Fact & { seq: number })[] {
+    const rows = this.db.prepare('SELECT * FROM facts WHERE valid_until IS NULL AND seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as FactRow[];
+    return rows.map((r) => ({ ...toFact(r), seq: r.seq }));
+  }
+
+  /** Hard-delete facts deleted before `before` (retention). Returns how many. */
+  purgeDeleted(before: number): number {
+    return this.db.prepare('DELETE FROM facts WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before).changes;
+  }
+
+  private addFilters(filter: Omit<FactFilter, 'includeSuperseded' | 'before'>, where: string[], params: (string | number)[]): void {
+    if (filter.category) {
+      where.push('f.category = ?');
+      params.push(filter.category);
+    }
+    if (filter.entity) {
+      where.push('f.entity = ? COLLATE NOCASE');
+      params.push(filter.entity);
+    }
+    if (filter.tag) {
+      where.push('EXISTS (SELECT 1 FROM json_each(f.tags) t WHERE t.value = ?)');
+      params.push(filter.tag);
+    }
+    if (filter.minStrength !== undefined) {
+      where.push('f.strength >= ?');
+      params.push(filter.minStrength);
+    }
+  }
+}

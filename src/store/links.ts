@@ -1,0 +1,88 @@
+/** Link rows. Visibility of a link = visibility of both endpoints (checked in SQL). */
+import type { Database } from 'better-sqlite3';
+import type { FactId, LinkId } from '../core/ids.js';
+import type { Visibility } from '../core/scope.js';
+import type { Link, LinkType } from '../core/types.js';
+import { toLink, type LinkRow } from './rows.js';
+import { scopeSql } from './scope-sql.js';
+
+export class LinkRepo {
+  constructor(private readonly db: Database) {}
+
+  insert(l: Link): void {
+    this.db
+      .prepare(`INSERT INTO links (id, source_id, target_id, link_type, strength, created_at, updated_at, last_strengthened_at, reinforcements)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(l.id, l.sourceId, l.targetId, l.linkType, l.strength, l.createdAt, l.updatedAt, l.lastStrengthenedAt, l.reinforcements);
+  }
+
+  get(id: string): Link | null {
+    const row = this.db.prepare('SELECT * FROM links WHERE id = ?').get(id) as LinkRow | undefined;
+    return row ? toLink(row) : null;
+  }
+
+  find(sourceId: FactId, targetId: FactId, linkType: LinkType): Link | null {
+    const row = this.db.prepare('SELECT * FROM links WHERE source_id = ? AND target_id = ? AND link_type = ?').get(sourceId, targetId, linkType) as
+      | LinkRow
+      | undefined;
+    return row ? toLink(row) : null;
+  }
+
+  /** Links between any two of the given facts (either direction). */
+  among(ids: readonly FactId[]): Link[] {
+    if (ids.length < 2) return [];
+    const marks = ids.map(() => '?').join(',');
+    return (this.db.prepare(`SELECT * FROM links WHERE source_id IN (${marks}) AND target_id IN (${marks})`).all(...ids, ...ids) as LinkRow[]).map(toLink);
+  }
+
+  /** Links touching a fact. */
+  touching(id: FactId): Link[] {
+    return (this.db.prepare('SELECT * FROM links WHERE source_id = ? OR target_id = ?').all(id, id) as LinkRow[]).map(toLink);
+  }
+
+  setStrength(id: LinkId, strength: number, at: number): void {
+    this.db
+      .prepare('UPDATE links SET strength = ?, updated_at = ?, last_strengthened_at = ?, reinforcements = reinforcements + 1 WHERE id = ?')
+      .run(strength, at, at, id);
+  }
+
+  setType(id: LinkId, linkType: LinkType, at: number): void {
+    this.db.prepare('UPDATE links SET link_type = ?, updated_at = ? WHERE id = ?').run(linkType, at, id);
+  }
+
+  delete(id: LinkId): void {
+    this.db.prepare('DELETE FROM links WHERE id = ?').run(id);
+  }
+
+  /** Move every link from one fact version to its successor (edit text keeps the fact's links). */
+  repoint(fromId: FactId, toId: FactId, at: number): void {
+    // A link that would duplicate one the successor already has (or link it to itself) is dropped.
+    this.db.prepare(`DELETE FROM links WHERE (source_id = ? AND (target_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.source_id = ? AND l2.target_id = links.target_id AND l2.link_type = links.link_type)))
+      OR (target_id = ? AND (source_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.target_id = ? AND l2.source_id = links.source_id AND l2.link_type = links.link_type)))`)
+      .run(fromId, toId, toId, fromId, toId, toId);
+    this.db.prepare('UPDATE links SET source_id = ?, updated_at = ? WHERE source_id = ?').run(toId, at, fromId);
+    this.db.prepare('UPDATE links SET target_id = ?, updated_at = ? WHERE target_id = ?').run(toId, at, fromId);
+  }
+
+  deleteTouching(id: FactId): LinkId[] {
+    const ids = (this.db.prepare('SELECT id FROM links WHERE source_id = ? OR target_id = ?').all(id, id) as { id: LinkId }[]).map((r) => r.id);
+    this.db.prepare('DELETE FROM links WHERE source_id = ? OR target_id = ?').run(id, id);
+    return ids;
+  }
+
+  /** Links whose both endpoints are current facts the caller may see. */
+  list(v: Visibility, options: { limit?: number; factId?: FactId } = {}): Link[] {
+    const s = scopeSql(v, 's');
+    const t = scopeSql(v, 't');
+    const where = ['s.valid_until IS NULL', 't.valid_until IS NULL', s.sql, t.sql];
+    const params: (string | number)[] = [...s.params, ...t.params];
+    if (options.factId) {
+      where.push('(l.source_id = ? OR l.target_id = ?)');
+      params.push(options.factId, options.factId);
+    }
+    const limit = Math.min(Math.max(1, options.limit ?? 1000), 10_000);
+    const sql = `SELECT l.* FROM links l JOIN facts s ON s.id = l.source_id JOIN facts t ON t.id = l.target_id
+      WHERE ${where.join(' AND ')} ORDER BY l.seq DESC LIMIT ${limit}`;
+    return (this.db.prepare(sql).all(...params) as LinkRow[]).map(toLink);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Versioned schema migrations. Each migration runs in one transaction together with the row that records
+ * it (SQLite DDL is transactional), so a crash midway leaves the previous version intact and the next
+ * open simply runs it again. A database written by a newer build is refused, never downgraded.
+ */
+import type { Database } from 'better-sqlite3';
+import { MemoryError } from '../core/errors.js';
+import { SCHEMA_V1 } from './schema-v1.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** Runs inside the migration's transaction. */
+  readonly up: (db: Database) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'core: facts, fts, links, episodes, recalls, events, vault', up: (db) => db.exec(SCHEMA_V1) }];
+
+export function schemaVersion(db: Database): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+  const row = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };
+  return row.v ?? 0;
+}
+
+/** Bring the database up to the newest version this build knows. Returns the versions applied. */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const current = schemaVersion(db);
+  const newest = migrations.reduce((m, x) => Math.max(m, x.version), 0);
+  if (current > newest) {
+    throw new MemoryError('MEM_ERR_DB_TOO_NEW', `database schema version ${current} is newer than this build supports (${newest}); upgrade hybrid-mem`);
+  }
+  const applied: number[] = [];
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+    }).immediate();
+    applied.push(m.version);
+  }
+  return applied;
+}
