@@ -13,6 +13,8 @@ export const DEFAULTS = {
     eventRetentionDays: 7,
     /** Deleted facts stay readable "as of" an earlier time for this long, then are purged. 0 = never purge. */
     deletedRetentionDays: 30,
+    /** recall_events older than this are trimmed by maintenance. */
+    recallRetentionDays: 90,
   },
   autoRecall: {
     enabled: true,

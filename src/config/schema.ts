@@ -16,6 +16,7 @@ export const configSchema = z
         busyTimeoutMs: z.int().min(0).max(600_000).default(D.store.busyTimeoutMs),
         eventRetentionDays: z.number().positive().max(3650).default(D.store.eventRetentionDays),
         deletedRetentionDays: z.number().min(0).max(36500).default(D.store.deletedRetentionDays),
+        recallRetentionDays: z.number().positive().max(36500).default(D.store.recallRetentionDays),
       })
       .prefault({}),
     autoRecall: z

@@ -2,8 +2,7 @@
  * Branded identifiers, minted only here. Ids are time-sortable (48-bit millisecond time + 80 random bits,
  * Crockford base32, like ULID) with a short kind prefix, so `fact_01J...` can never be passed as a link id.
  */
-declare const brand: unique symbol;
-export type Brand<T, B extends string> = T & { readonly [brand]: B };
+export type Brand<T, B extends string> = T & { readonly __brand: B };
 
 export type FactId = Brand<string, 'FactId'>;
 export type LinkId = Brand<string, 'LinkId'>;

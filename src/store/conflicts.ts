@@ -40,4 +40,27 @@ export class ConflictRepo {
       WHERE c.status = ? AND ${a.sql} AND ${b.sql} ORDER BY c.created_at DESC LIMIT ${limit}`;
     return (this.db.prepare(sql).all(options.status ?? 'unresolved', ...a.params, ...b.params) as ConflictRow[]).map(toConflict);
   }
+
+  /**
+   * A fact version was superseded by `toId`: its open conflicts follow the successor. A conflict whose two
+   * sides become one fact is settled (resolved, keeping the survivor); one that would duplicate an open
+   * conflict of the successor is closed the same way.
+   */
+  repoint(fromId: FactId, toId: FactId, at: number): void {
+    this.db
+      .prepare(`UPDATE conflicts SET status = 'resolved', resolution = CASE WHEN new_fact_id = ? THEN 'keep_new' ELSE 'keep_old' END, resolved_at = ?
+        WHERE status = 'unresolved' AND ((new_fact_id = ? AND old_fact_id = ?) OR (old_fact_id = ? AND new_fact_id = ?))`)
+      .run(toId, at, fromId, toId, fromId, toId);
+    this.db.prepare(`UPDATE OR IGNORE conflicts SET new_fact_id = ? WHERE status = 'unresolved' AND new_fact_id = ?`).run(toId, fromId);
+    this.db.prepare(`UPDATE OR IGNORE conflicts SET old_fact_id = ? WHERE status = 'unresolved' AND old_fact_id = ?`).run(toId, fromId);
+    this.closeInvolving(fromId, at);
+  }
+
+  /** A fact stopped being current (deleted, expired, decayed): its open conflicts are settled for the other side. */
+  closeInvolving(id: FactId, at: number): void {
+    this.db
+      .prepare(`UPDATE conflicts SET status = 'resolved', resolution = CASE WHEN new_fact_id = ? THEN 'keep_old' ELSE 'keep_new' END, resolved_at = ?
+        WHERE status = 'unresolved' AND (new_fact_id = ? OR old_fact_id = ?)`)
+      .run(id, at, id, id);
+  }
 }

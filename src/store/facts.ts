@@ -75,10 +75,11 @@ export class FactRepo {
   }
 
   /** Current (not ended) facts on one entity and category, for conflict detection. */
-  currentOnEntity(entity: string, category: Category, limit = 50): Fact[] {
+  currentOnEntity(entity: string, category: Category, v: Visibility, limit = 50): Fact[] {
+    const scope = scopeSql(v);
     const rows = this.db
-      .prepare('SELECT * FROM facts WHERE entity = ? COLLATE NOCASE AND category = ? AND valid_until IS NULL ORDER BY seq DESC LIMIT ?')
-      .all(entity, category, limit) as FactRow[];
+      .prepare(`SELECT * FROM facts f WHERE f.entity = ? COLLATE NOCASE AND f.category = ? AND f.valid_until IS NULL AND ${scope.sql} ORDER BY f.seq DESC LIMIT ?`)
+      .all(entity, category, ...scope.params, limit) as FactRow[];
     return rows.map(toFact);
   }
 
@@ -88,6 +89,14 @@ export class FactRepo {
       .prepare(`SELECT * FROM facts WHERE text = ? AND category = ? AND entity IS ? AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ?
         AND valid_until IS NULL LIMIT 1`)
       .get(f.text, f.category, f.entity, f.scope.kind, f.scope.agentId, f.scope.sessionId) as FactRow | undefined;
+    return row ? toFact(row) : null;
+  }
+
+  /** The current pointer fact for a vault entry in exactly this scope. */
+  vaultPointer(service: string, scope: Fact['scope']): Fact | null {
+    const row = this.db
+      .prepare('SELECT * FROM facts WHERE vault_service = ? AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND valid_until IS NULL LIMIT 1')
+      .get(service, scope.kind, scope.agentId, scope.sessionId) as FactRow | undefined;
     return row ? toFact(row) : null;
   }
 
@@ -150,10 +159,30 @@ export class FactRepo {
     return (this.db.prepare(sql).all(...params) as FactRow[]).map(toFact);
   }
 
-  countCurrent(v: Visibility): number {
+  /** Counts for stats: current facts (total and per category) and superseded versions. */
+  counts(v: Visibility): { current: number; superseded: number; byCategory: Record<string, number> } {
     const scope = scopeSql(v);
-    const row = this.db.prepare(`SELECT count(*) AS n FROM facts f WHERE f.valid_until IS NULL AND ${scope.sql}`).get(...scope.params) as { n: number };
-    return row.n;
+    const rows = this.db
+      .prepare(`SELECT f.category AS category, sum(f.valid_until IS NULL) AS current, sum(f.ended_reason = 'superseded') AS superseded
+        FROM facts f WHERE f.deleted_at IS NULL AND ${scope.sql} GROUP BY f.category`)
+      .all(...scope.params) as { category: string; current: number; superseded: number }[];
+    const byCategory: Record<string, number> = {};
+    let current = 0;
+    let superseded = 0;
+    for (const r of rows) {
+      byCategory[r.category] = r.current;
+      current += r.current;
+      superseded += r.superseded;
+    }
+    return { current, superseded, byCategory };
+  }
+
+  /** Which of these ids the caller may see. */
+  visibleIds(ids: readonly string[], v: Visibility): string[] {
+    if (ids.length === 0) return [];
+    const scope = scopeSql(v);
+    const marks = ids.map(() => '?').join(',');
+    return this.db.prepare(`SELECT f.id FROM facts f WHERE f.id IN (${marks}) AND ${scope.sql}`).pluck().all(...ids, ...scope.params) as string[];
   }
 
   /** Current facts whose scheduled expiry has passed. */

@@ -85,4 +85,15 @@ export class LinkRepo {
       WHERE ${where.join(' AND ')} ORDER BY l.seq DESC LIMIT ${limit}`;
     return (this.db.prepare(sql).all(...params) as LinkRow[]).map(toLink);
   }
+
+  /** How many links the caller may see (both endpoints current and visible). */
+  count(v: Visibility): number {
+    const s = scopeSql(v, 's');
+    const t = scopeSql(v, 't');
+    return this.db
+      .prepare(`SELECT count(*) FROM links l JOIN facts s ON s.id = l.source_id JOIN facts t ON t.id = l.target_id
+        WHERE s.valid_until IS NULL AND t.valid_until IS NULL AND ${s.sql} AND ${t.sql}`)
+      .pluck()
+      .get(...s.params, ...t.params) as number;
+  }
 }

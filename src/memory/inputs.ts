@@ -1,0 +1,144 @@
+/**
+ * Validation of every service input at the edge (agent tools, CLI, GraphQL all come through here).
+ * Messages name the field, what was expected and what arrived; nothing is written on failure.
+ */
+import { z } from 'zod';
+import { MemoryError, describeValue } from '../core/errors.js';
+import { isConflictId, isFactId, isLinkId, type ConflictId, type FactId, type LinkId } from '../core/ids.js';
+import { CALLER_ROLES, CATEGORIES, CONFLICT_RESOLUTIONS, DECAY_CLASSES, LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Caller } from '../core/types.js';
+
+export const LIMITS = Object.freeze({ textMax: 10_000, entityMax: 200, tagMax: 64, tagsMax: 32, queryMax: 1000, recallMax: 50, idMax: 200, secretMax: 65_536 });
+
+const name = (max: number) => z.string().trim().min(1).max(max);
+const unit = z.number().min(0).max(1);
+const factId = z.string().refine(isFactId, 'a fact id (fact_...)').transform((s) => s as FactId);
+const linkId = z.string().refine(isLinkId, 'a link id (link_...)').transform((s) => s as LinkId);
+const conflictId = z.string().refine(isConflictId, 'a conflict id (cf_...)').transform((s) => s as ConflictId);
+/** Epoch milliseconds or an ISO-8601 date-time string. */
+const time = z.union([z.int().min(0), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))]);
+const tags = z
+  .array(name(LIMITS.tagMax).transform((t) => t.toLowerCase()))
+  .max(LIMITS.tagsMax)
+  .transform((ts) => [...new Set(ts)]);
+
+export const callerSchema = z.strictObject({
+  role: z.enum(CALLER_ROLES),
+  agentId: name(LIMITS.idMax).nullable().default(null),
+  sessionId: name(LIMITS.idMax).nullable().default(null),
+});
+
+export const storeSchema = z.strictObject({
+  text: z.string().trim().min(1).max(LIMITS.textMax),
+  category: z.enum(CATEGORIES).default('fact'),
+  entity: name(LIMITS.entityMax).nullable().default(null),
+  tags: tags.default([]),
+  importance: unit.default(0.5),
+  confidence: unit.default(0.8),
+  decayClass: z.enum(DECAY_CLASSES).default('stable'),
+  expiresAt: time.nullable().default(null),
+  pinned: z.boolean().default(false),
+  scope: z.enum(SCOPE_KINDS).default('global'),
+  /** Operator only: write into another agent's or session's scope. */
+  scopeAgentId: name(LIMITS.idMax).optional(),
+  scopeSessionId: name(LIMITS.idMax).optional(),
+  /** Explicitly replace this (current) fact: the new fact becomes its next version. */
+  supersedes: factId.optional(),
+});
+export type StoreInput = z.input<typeof storeSchema>;
+
+export const editSchema = z
+  .strictObject({
+    id: factId,
+    text: z.string().trim().min(1).max(LIMITS.textMax).optional(),
+    category: z.enum(CATEGORIES).optional(),
+    entity: name(LIMITS.entityMax).nullable().optional(),
+    tags: tags.optional(),
+    importance: unit.optional(),
+    confidence: unit.optional(),
+    decayClass: z.enum(DECAY_CLASSES).optional(),
+    expiresAt: time.nullable().optional(),
+  })
+  .refine((e) => Object.keys(e).length > 1, 'at least one field to change besides id');
+export type EditInput = z.input<typeof editSchema>;
+
+export const linkSchema = z.strictObject({
+  sourceId: factId,
+  targetId: factId,
+  linkType: z.enum(LINK_TYPES).default('RELATED_TO'),
+  strength: unit.optional(),
+});
+export type LinkInput = z.input<typeof linkSchema>;
+
+export const recallSchema = z.strictObject({
+  query: z.string().max(LIMITS.queryMax),
+  limit: z.int().min(1).max(LIMITS.recallMax).default(10),
+  category: z.enum(CATEGORIES).optional(),
+  includeSuperseded: z.boolean().default(false),
+});
+export type RecallInput = z.input<typeof recallSchema>;
+
+export const credentialGetSchema = z.strictObject({ service: name(LIMITS.entityMax) });
+
+export const vaultPutSchema = z.strictObject({
+  service: name(LIMITS.entityMax),
+  type: z.enum(VAULT_TYPES).default('password'),
+  secret: z.string().min(1).max(LIMITS.secretMax),
+  note: z.string().trim().max(500).nullable().default(null),
+  scope: z.enum(SCOPE_KINDS).default('global'),
+  scopeAgentId: name(LIMITS.idMax).optional(),
+  scopeSessionId: name(LIMITS.idMax).optional(),
+});
+export type VaultPutInput = z.input<typeof vaultPutSchema>;
+
+export const resolveSchema = z.strictObject({ id: conflictId, resolution: z.enum(CONFLICT_RESOLUTIONS) });
+export const linkTypeSchema = z.strictObject({ id: linkId, linkType: z.enum(LINK_TYPES) });
+export const idSchemas = { fact: factId, link: linkId, conflict: conflictId } as const;
+
+/** Parse `input` with `schema`, or throw MEM_ERR_INVALID_INPUT naming every bad field. */
+export function parse<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => {
+    const path = [what, ...i.path.map(String)].join('.');
+    const received = i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : describeValue(valueAt(input, i.path));
+    return { path, expected: expected(i), received };
+  });
+  const first = issues[0] ?? { path: what, expected: 'valid input', received: describeValue(input) };
+  return fail(issues.map((i) => `${i.path}: expected ${i.expected}, received ${i.received}`).join('; '), first, issues);
+}
+
+function fail(message: string, first: { path: string; expected: string; received: string }, issues: unknown[]): never {
+  throw new MemoryError('MEM_ERR_INVALID_INPUT', message, { details: { ...first, issues } });
+}
+
+function expected(i: z.core.$ZodIssue): string {
+  switch (i.code) {
+    case 'invalid_type':
+      return i.expected === 'int' ? 'an integer' : `a ${i.expected}`;
+    case 'invalid_value':
+      return `one of ${i.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'too_small':
+      return i.origin === 'string' ? `at least ${i.minimum} character(s)` : i.origin === 'array' ? `at least ${i.minimum} item(s)` : `a number >= ${i.minimum}`;
+    case 'too_big':
+      return i.origin === 'string' ? `at most ${i.maximum} characters` : i.origin === 'array' ? `at most ${i.maximum} items` : `a number <= ${i.maximum}`;
+    case 'unrecognized_keys':
+      return 'only known fields';
+    case 'invalid_union':
+      return 'epoch milliseconds or an ISO-8601 date-time';
+    default:
+      return i.message;
+  }
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = input;
+  for (const k of path) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+export function parseCaller(input: unknown): Caller {
+  return Object.freeze(parse(callerSchema, input, 'caller'));
+}

@@ -1,0 +1,76 @@
+/**
+ * The maintenance pass: scheduled expiry, decay (strength refreshed; weak episodic/volatile facts end as
+ * "decayed"), purge of long-deleted facts, and trimming of the event log and recall history. Work is done
+ * in small transactions so writers never wait long behind it.
+ */
+import { isForgotten, strength } from '../core/strength.js';
+import type { FactId } from '../core/ids.js';
+import type { Ctx } from './context.js';
+
+export interface MaintenanceOptions {
+  readonly eventRetentionDays: number;
+  readonly deletedRetentionDays: number;
+  readonly recallRetentionDays: number;
+}
+
+export interface MaintenanceReport {
+  readonly expired: number;
+  readonly decayed: number;
+  readonly strengthUpdated: number;
+  readonly purged: number;
+  readonly eventsTrimmed: number;
+  readonly recallsTrimmed: number;
+  readonly tookMs: number;
+}
+
+const DAY = 86_400_000;
+const BATCH = 500;
+
+export function runMaintenance(ctx: Ctx, options: MaintenanceOptions): MaintenanceReport {
+  const started = Date.now();
+  const now = ctx.now();
+  let expired = 0;
+  for (let due = ctx.facts.dueForExpiry(now, BATCH); due.length > 0; due = ctx.facts.dueForExpiry(now, BATCH)) {
+    expired += endAll(ctx, due, 'expired', now);
+  }
+  let decayed = 0;
+  let strengthUpdated = 0;
+  for (let after = 0; ; ) {
+    const page = ctx.facts.currentPage(after, BATCH);
+    if (page.length === 0) break;
+    after = page[page.length - 1]?.seq ?? after;
+    const forgotten: FactId[] = [];
+    ctx.tx('maintenance.decay', () => {
+      for (const f of page) {
+        if (isForgotten(f, now)) forgotten.push(f.id);
+        else {
+          ctx.facts.setStrength(f.id, strength(f, now));
+          strengthUpdated++;
+        }
+      }
+    });
+    decayed += endAll(ctx, forgotten, 'decayed', now);
+  }
+  const purged = options.deletedRetentionDays > 0 ? ctx.tx('maintenance.purge', () => ctx.facts.purgeDeleted(now - options.deletedRetentionDays * DAY)) : 0;
+  const eventsTrimmed = ctx.tx('maintenance.trim', () => ctx.events.trim(now - options.eventRetentionDays * DAY));
+  const recallsTrimmed = ctx.tx('maintenance.trim', () => ctx.recalls.trim(now - options.recallRetentionDays * DAY));
+  return { expired, decayed, strengthUpdated, purged, eventsTrimmed, recallsTrimmed, tookMs: Date.now() - started };
+}
+
+/** End facts (expired or decayed): they stop being current, keep their history, and lose their links. */
+function endAll(ctx: Ctx, ids: readonly FactId[], reason: 'expired' | 'decayed', now: number): number {
+  if (ids.length === 0) return 0;
+  return ctx.tx(`maintenance.${reason}`, () => {
+    let n = 0;
+    for (const id of ids) {
+      const f = ctx.facts.get(id);
+      if (!f || f.validUntil !== null) continue;
+      ctx.links.deleteTouching(id);
+      ctx.facts.end(id, reason, now);
+      ctx.conflicts.closeInvolving(id, now);
+      ctx.emit({ kind: 'fact.ended', factId: id, reason, scopes: [f.scope] });
+      n++;
+    }
+    return n;
+  });
+}

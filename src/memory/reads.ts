@@ -1,0 +1,71 @@
+/** Read operations, each scope-filtered inside its query. */
+import type { FactId } from '../core/ids.js';
+import { visibility } from '../core/scope.js';
+import type { Caller, Category, Conflict, ConflictStatus, Episode, Fact, Link, RecallEvent } from '../core/types.js';
+import type { FactFilter } from '../store/facts.js';
+import { visibleFact } from './access.js';
+import type { Ctx } from './context.js';
+import { idSchemas, parse } from './inputs.js';
+
+export function getFact(ctx: Ctx, id: string, caller: Caller): Fact {
+  return visibleFact(ctx, parse(idSchemas.fact, id, 'getFact.id'), caller);
+}
+
+/** Every version of the fact's lineage, oldest first (deleted versions only for the operator). */
+export function factHistory(ctx: Ctx, id: string, caller: Caller): Fact[] {
+  const fact = getFact(ctx, id, caller);
+  return ctx.facts.history(fact.lineageId).filter((f) => f.deletedAt === null || caller.role === 'operator');
+}
+
+export function listFacts(ctx: Ctx, filter: FactFilter, caller: Caller): Fact[] {
+  return ctx.facts.list(visibility(caller), filter);
+}
+
+/** The facts that were current at `t` (epoch ms), as the caller may see them. */
+export function factsAsOf(ctx: Ctx, t: number, caller: Caller, filter: { category?: Category; entity?: string; limit?: number } = {}): Fact[] {
+  return ctx.facts.asOf(t, visibility(caller), filter);
+}
+
+export function listLinks(ctx: Ctx, caller: Caller, options: { factId?: FactId; limit?: number } = {}): Link[] {
+  return ctx.links.list(visibility(caller), options);
+}
+
+export function listConflicts(ctx: Ctx, caller: Caller, status: ConflictStatus = 'unresolved'): Conflict[] {
+  return ctx.conflicts.list(visibility(caller), { status });
+}
+
+export function listEpisodes(ctx: Ctx, caller: Caller, limit?: number): Episode[] {
+  return ctx.episodes.list(caller, limit);
+}
+
+/** Recall history, ownership-gated; scores of facts the caller may not see are removed. */
+export function recallHistory(ctx: Ctx, caller: Caller, options: { limit?: number; since?: number } = {}): RecallEvent[] {
+  const v = visibility(caller);
+  return ctx.recalls.list(caller, options).map((e) => {
+    if (v.all) return e;
+    const visible = new Set(ctx.facts.visibleIds(e.scores.map((s) => s.factId), v));
+    return { ...e, scores: e.scores.filter((s) => visible.has(s.factId)) };
+  });
+}
+
+export interface Stats {
+  readonly totalFacts: number;
+  readonly supersededFacts: number;
+  readonly links: number;
+  readonly openConflicts: number;
+  readonly byCategory: Readonly<Record<string, number>>;
+  readonly lastEventSeq: number;
+}
+
+export function stats(ctx: Ctx, caller: Caller): Stats {
+  const v = visibility(caller);
+  const counts = ctx.facts.counts(v);
+  return {
+    totalFacts: counts.current,
+    supersededFacts: counts.superseded,
+    links: ctx.links.count(v),
+    openConflicts: ctx.conflicts.list(v, { limit: 1000 }).length,
+    byCategory: counts.byCategory,
+    lastEventSeq: ctx.events.lastSeq(),
+  };
+}

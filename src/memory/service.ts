@@ -1,0 +1,152 @@
+/**
+ * MemoryService: the one entry point for agent tools, CLI, GraphQL and plugins. Owns the writer
+ * connection, the event bus and the vault key. Every call takes a Caller (validated here) and every
+ * input is validated before anything is written.
+ */
+import type { Database } from 'better-sqlite3';
+import type { ResolvedConfig } from '../config/resolve.js';
+import type { MemoryEvent } from '../core/events.js';
+import type { FactId } from '../core/ids.js';
+import { OPERATOR, type Caller, type Category, type ConflictStatus, type FactSource, type Scope } from '../core/types.js';
+import { openDatabase } from '../store/db.js';
+import type { FactFilter } from '../store/facts.js';
+import { loadVaultKey, type VaultKey } from '../store/vault-key.js';
+import type { Subscription } from './bus.js';
+import { resolveConflict } from './conflicts.js';
+import { createCtx, type Ctx } from './context.js';
+import { parseCaller, type EditInput, type LinkInput, type RecallInput, type StoreInput, type VaultPutInput } from './inputs.js';
+import { deleteFact, setPinned } from './lifecycle.js';
+import { changeLinkType, cutLink, memoryLink } from './links.js';
+import { runMaintenance, type MaintenanceReport } from './maintenance.js';
+import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
+import { memoryRecall } from './recall.js';
+import { credentialGet, vaultList, vaultPut, vaultRemove } from './vault.js';
+import { editFact, storeFact } from './write.js';
+
+export interface MemoryServiceOptions {
+  readonly config: ResolvedConfig;
+  /** Clock (tests move time to check decay, expiry and as-of reads). */
+  readonly now?: () => number;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** How often the bus polls the event log for other processes' changes. */
+  readonly pollMs?: number;
+  readonly onError?: (err: unknown) => void;
+}
+
+export class MemoryService {
+  readonly config: ResolvedConfig;
+  private readonly ctx: Ctx;
+  private closed = false;
+
+  private constructor(db: Database, options: MemoryServiceOptions) {
+    this.config = options.config;
+    let key: VaultKey | null = null;
+    const vaultKey = (): VaultKey => (key ??= loadVaultKey(options.config.vaultKeyFile, options.env ?? process.env));
+    this.ctx = createCtx(db, { now: options.now, vaultKey, pollMs: options.pollMs, onError: options.onError });
+  }
+
+  /** Open (creating and migrating as needed) the database named by the config. */
+  static open(options: MemoryServiceOptions): MemoryService {
+    const db = openDatabase(options.config.dbPath, { durability: options.config.store.durability, busyTimeoutMs: options.config.store.busyTimeoutMs });
+    return new MemoryService(db, options);
+  }
+
+  get db(): Database {
+    return this.ctx.db;
+  }
+
+  // Agent tools
+  memoryStore(input: StoreInput, caller: Caller = OPERATOR, source: FactSource = 'tool') {
+    return storeFact(this.ctx, input, parseCaller(caller), source);
+  }
+  memoryLink(input: LinkInput, caller: Caller = OPERATOR) {
+    return memoryLink(this.ctx, input, parseCaller(caller));
+  }
+  memoryRecall(input: RecallInput, caller: Caller = OPERATOR) {
+    return memoryRecall(this.ctx, input, parseCaller(caller));
+  }
+  credentialGet(input: { service: string }, caller: Caller = OPERATOR) {
+    return credentialGet(this.ctx, input, parseCaller(caller));
+  }
+
+  // Curation
+  editFact(input: EditInput, caller: Caller = OPERATOR, source: FactSource = 'cli') {
+    return editFact(this.ctx, input, parseCaller(caller), source);
+  }
+  deleteFact(id: string, caller: Caller = OPERATOR) {
+    return deleteFact(this.ctx, id, parseCaller(caller));
+  }
+  pin(id: string, caller: Caller = OPERATOR) {
+    return setPinned(this.ctx, id, true, parseCaller(caller));
+  }
+  unpin(id: string, caller: Caller = OPERATOR) {
+    return setPinned(this.ctx, id, false, parseCaller(caller));
+  }
+  changeLinkType(input: { id: string; linkType: string }, caller: Caller = OPERATOR) {
+    return changeLinkType(this.ctx, input, parseCaller(caller));
+  }
+  cutLink(id: string, caller: Caller = OPERATOR) {
+    return cutLink(this.ctx, id, parseCaller(caller));
+  }
+  resolveConflict(input: { id: string; resolution: string }, caller: Caller = OPERATOR) {
+    return resolveConflict(this.ctx, input, parseCaller(caller));
+  }
+
+  // Vault
+  vaultPut(input: VaultPutInput, caller: Caller = OPERATOR) {
+    return vaultPut(this.ctx, input, parseCaller(caller));
+  }
+  vaultList(caller: Caller = OPERATOR) {
+    return vaultList(this.ctx, parseCaller(caller));
+  }
+  vaultRemove(input: { service: string; scope?: Scope['kind']; scopeAgentId?: string; scopeSessionId?: string }, caller: Caller = OPERATOR) {
+    return vaultRemove(this.ctx, input, parseCaller(caller));
+  }
+
+  // Reads
+  getFact(id: string, caller: Caller = OPERATOR) {
+    return getFact(this.ctx, id, parseCaller(caller));
+  }
+  history(id: string, caller: Caller = OPERATOR) {
+    return factHistory(this.ctx, id, parseCaller(caller));
+  }
+  listFacts(filter: FactFilter = {}, caller: Caller = OPERATOR) {
+    return listFacts(this.ctx, filter, parseCaller(caller));
+  }
+  factsAsOf(t: number, caller: Caller = OPERATOR, filter: { category?: Category; entity?: string; limit?: number } = {}) {
+    return factsAsOf(this.ctx, t, parseCaller(caller), filter);
+  }
+  listLinks(caller: Caller = OPERATOR, options: { factId?: FactId; limit?: number } = {}) {
+    return listLinks(this.ctx, parseCaller(caller), options);
+  }
+  listConflicts(caller: Caller = OPERATOR, status?: ConflictStatus) {
+    return listConflicts(this.ctx, parseCaller(caller), status);
+  }
+  listEpisodes(caller: Caller = OPERATOR, limit?: number) {
+    return listEpisodes(this.ctx, parseCaller(caller), limit);
+  }
+  recallHistory(caller: Caller = OPERATOR, options: { limit?: number; since?: number } = {}) {
+    return recallHistory(this.ctx, parseCaller(caller), options);
+  }
+  stats(caller: Caller = OPERATOR) {
+    return stats(this.ctx, parseCaller(caller));
+  }
+
+  // Events
+  /** Live events filtered for `caller`; pass the last seq seen to resume. */
+  subscribe(caller: Caller, listener: (e: MemoryEvent) => void, fromSeq?: number): Subscription {
+    return this.ctx.bus.subscribe(parseCaller(caller), listener, fromSeq);
+  }
+
+  runMaintenance(): MaintenanceReport {
+    const s = this.config.store;
+    return runMaintenance(this.ctx, { eventRetentionDays: s.eventRetentionDays, deletedRetentionDays: s.deletedRetentionDays, recallRetentionDays: s.recallRetentionDays });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.ctx.bus.close();
+    this.ctx.db.close();
+  }
+}

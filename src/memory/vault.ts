@@ -1,0 +1,91 @@
+/**
+ * Vault operations. Storing a secret also keeps a pointer fact (entity Credentials, tag credential,
+ * category technical) in the same scope, so recall can say "there is a credential for X in the vault"
+ * without ever decrypting it. Only credential_get decrypts.
+ */
+import { newFactId } from '../core/ids.js';
+import { visibility } from '../core/scope.js';
+import type { Caller, Scope, VaultEntry, VaultType } from '../core/types.js';
+import type { Ctx } from './context.js';
+import { credentialGetSchema, parse, vaultPutSchema, type VaultPutInput } from './inputs.js';
+import { insertFact, supersede } from './versions.js';
+import { resolveScope } from './write.js';
+
+export function vaultPointerText(service: string, type: VaultType): string {
+  return `Credential for ${service} (${type}), stored in secure vault, use credential_get(service=${service}) to retrieve.`;
+}
+
+export function vaultPut(ctx: Ctx, input: VaultPutInput, caller: Caller): { entry: VaultEntry; replaced: boolean } {
+  const i = parse(vaultPutSchema, input, 'vault.put');
+  const scope = resolveScope(i.scope, caller, { agentId: i.scopeAgentId, sessionId: i.scopeSessionId }, 'vault.put.scope');
+  return ctx.tx('vault.put', () => {
+    const now = ctx.now();
+    const replaced = ctx.vault.put(i.service, i.type, i.secret, scope, i.note, now);
+    upsertPointer(ctx, i.service, i.type, scope, now);
+    const entry = ctx.vault.entry(i.service, { all: false, agentIds: scope.agentId ? [scope.agentId] : [], sessionIds: scope.sessionId ? [scope.sessionId] : [] });
+    return { entry: entry as VaultEntry, replaced };
+  });
+}
+
+function upsertPointer(ctx: Ctx, service: string, type: VaultType, scope: Scope, now: number): void {
+  const text = vaultPointerText(service, type);
+  const old = ctx.facts.vaultPointer(service, scope);
+  if (old && old.text === text) return;
+  const id = newFactId(now);
+  insertFact(
+    ctx,
+    {
+      id,
+      text,
+      category: 'technical',
+      entity: 'Credentials',
+      tags: ['credential', type.replace('_', '-'), service.toLowerCase()].filter((t, k, a) => a.indexOf(t) === k).slice(0, 32),
+      importance: 0.8,
+      confidence: 1,
+      decayClass: 'permanent',
+      expiresAt: null,
+      pinned: false,
+      scope,
+      lineageId: old ? old.lineageId : id,
+      version: old ? old.version + 1 : 1,
+      supersedes: old ? old.id : null,
+      createdAt: now,
+      updatedAt: now,
+      validFrom: now,
+      episodeId: null,
+      vaultService: service,
+      source: 'system',
+      strength: 0,
+    },
+    now,
+  );
+  if (old) supersede(ctx, old, id, now);
+}
+
+/** The agent tool credential_get(service): the most specific visible secret for the service. */
+export function credentialGet(ctx: Ctx, input: { service: string }, caller: Caller): { service: string; type: VaultType; secret: string } {
+  const i = parse(credentialGetSchema, input, 'credential_get');
+  const { entry, secret } = ctx.vault.get(i.service, visibility(caller));
+  return { service: entry.service, type: entry.type, secret };
+}
+
+export function vaultList(ctx: Ctx, caller: Caller): VaultEntry[] {
+  return ctx.vault.list(visibility(caller));
+}
+
+export function vaultRemove(ctx: Ctx, input: { service: string; scope?: Scope['kind']; scopeAgentId?: string; scopeSessionId?: string }, caller: Caller): boolean {
+  const i = parse(credentialGetSchema, { service: input.service }, 'vault.remove');
+  const scope = resolveScope(input.scope ?? 'global', caller, { agentId: input.scopeAgentId, sessionId: input.scopeSessionId }, 'vault.remove.scope');
+  return ctx.tx('vault.remove', () => {
+    const removed = ctx.vault.remove(i.service, scope);
+    const pointer = ctx.facts.vaultPointer(i.service, scope);
+    if (pointer) {
+      const now = ctx.now();
+      const linkIds = ctx.links.deleteTouching(pointer.id);
+      ctx.facts.end(pointer.id, 'deleted', now);
+      ctx.conflicts.closeInvolving(pointer.id, now);
+      ctx.emit({ kind: 'fact.deleted', factId: pointer.id, linkIds, scopes: [scope] });
+    }
+    return removed;
+  });
+}

@@ -1,0 +1,37 @@
+/** The version chain: inserting a fact version and superseding one version by another. */
+import { MemoryError } from '../core/errors.js';
+import { newLinkId, type FactId } from '../core/ids.js';
+import { strength } from '../core/strength.js';
+import type { Fact } from '../core/types.js';
+import type { NewFact } from '../store/facts.js';
+import { brief, type Ctx } from './context.js';
+
+/** Insert a fact row (strength computed) and its fact.stored event. Call inside a transaction. */
+export function insertFact(ctx: Ctx, f: NewFact, now: number): void {
+  const s = strength({ ...f, recallCount: 0, lastRecalledAt: null }, now);
+  ctx.facts.insert({ ...f, strength: s });
+  ctx.emit({ kind: 'fact.stored', fact: brief(mustGet(ctx, f.id), now), scopes: [f.scope] });
+}
+
+/**
+ * End `old` as superseded by `newId`: its links move to the successor, a SUPERSEDES link records the
+ * replacement, and a fact.superseded event is emitted. Call inside a transaction.
+ */
+export function supersede(ctx: Ctx, old: Fact, newId: FactId, now: number): void {
+  ctx.facts.end(old.id, 'superseded', now, newId);
+  ctx.links.repoint(old.id, newId, now);
+  ctx.conflicts.repoint(old.id, newId, now);
+  const successor = mustGet(ctx, newId);
+  if (!ctx.links.find(newId, old.id, 'SUPERSEDES')) {
+    const link = { id: newLinkId(now), sourceId: newId, targetId: old.id, linkType: 'SUPERSEDES' as const, strength: 1, createdAt: now, updatedAt: now, lastStrengthenedAt: null, reinforcements: 0 };
+    ctx.links.insert(link);
+    ctx.emit({ kind: 'link.created', link, scopes: [successor.scope, old.scope] });
+  }
+  ctx.emit({ kind: 'fact.superseded', oldId: old.id, newId, scopes: [old.scope, successor.scope] });
+}
+
+export function mustGet(ctx: Ctx, id: FactId): Fact {
+  const f = ctx.facts.get(id);
+  if (!f) throw new MemoryError('MEM_ERR_INTERNAL', `fact ${id} vanished inside its own transaction`);
+  return f;
+}
