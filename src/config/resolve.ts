@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import type { z } from 'zod';
-import { MemoryError, describeValue } from '../core/errors.js';
+import { MemoryError, article, describeValue } from '../core/errors.js';
 import { PLUGIN_ID } from './defaults.js';
 import { configSchema, type ParsedConfig } from './schema.js';
 
@@ -111,7 +111,7 @@ function configError(error: z.ZodError, input: unknown, root: string): MemoryErr
 function expectedOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`;
+      return article(issue.expected === 'int' ? 'integer' : issue.expected);
     case 'invalid_value':
       return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_small':

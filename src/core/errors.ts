@@ -102,3 +102,8 @@ export function describeValue(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length}`;
   return typeof value;
 }
+
+/** "an object", "a string": for messages that say what was expected. */
+export function article(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}

@@ -3,7 +3,7 @@
  * Messages name the field, what was expected and what arrived; nothing is written on failure.
  */
 import { z } from 'zod';
-import { MemoryError, describeValue } from '../core/errors.js';
+import { MemoryError, article, describeValue } from '../core/errors.js';
 import { isConflictId, isFactId, isLinkId, type ConflictId, type FactId, type LinkId } from '../core/ids.js';
 import { CALLER_ROLES, CATEGORIES, CONFLICT_RESOLUTIONS, DECAY_CLASSES, LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Caller } from '../core/types.js';
 
@@ -114,7 +114,7 @@ function fail(message: string, first: { path: string; expected: string; received
 function expected(i: z.core.$ZodIssue): string {
   switch (i.code) {
     case 'invalid_type':
-      return i.expected === 'int' ? 'an integer' : `a ${i.expected}`;
+      return article(i.expected === 'int' ? 'integer' : i.expected);
     case 'invalid_value':
       return `one of ${i.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_small':

@@ -4,7 +4,7 @@ import { strength } from '../core/strength.js';
 import { currentFact } from './access.js';
 import type { Ctx } from './context.js';
 import { idSchemas, parse } from './inputs.js';
-import { mustGet } from './versions.js';
+import { endFact, mustGet } from './versions.js';
 
 /**
  * Delete a fact: it stops being current (valid_until = now, so "as of" reads before now still show it),
@@ -16,10 +16,7 @@ export function deleteFact(ctx: Ctx, id: string, caller: Caller): Fact {
   return ctx.tx('deleteFact', () => {
     const fact = currentFact(ctx, factId, caller);
     const now = ctx.now();
-    const linkIds = ctx.links.deleteTouching(fact.id);
-    ctx.facts.end(fact.id, 'deleted', now);
-    ctx.conflicts.closeInvolving(fact.id, now);
-    ctx.emit({ kind: 'fact.deleted', factId: fact.id, linkIds, scopes: [fact.scope] });
+    endFact(ctx, fact, 'deleted', now);
     return mustGet(ctx, fact.id);
   });
 }

@@ -6,6 +6,7 @@
 import { isForgotten, strength } from '../core/strength.js';
 import type { FactId } from '../core/ids.js';
 import type { Ctx } from './context.js';
+import { endFact } from './versions.js';
 
 export interface MaintenanceOptions {
   readonly eventRetentionDays: number;
@@ -65,10 +66,7 @@ function endAll(ctx: Ctx, ids: readonly FactId[], reason: 'expired' | 'decayed',
     for (const id of ids) {
       const f = ctx.facts.get(id);
       if (!f || f.validUntil !== null) continue;
-      ctx.links.deleteTouching(id);
-      ctx.facts.end(id, reason, now);
-      ctx.conflicts.closeInvolving(id, now);
-      ctx.emit({ kind: 'fact.ended', factId: id, reason, scopes: [f.scope] });
+      endFact(ctx, f, reason, now);
       n++;
     }
     return n;

@@ -8,7 +8,7 @@ import { visibility } from '../core/scope.js';
 import type { Caller, Scope, VaultEntry, VaultType } from '../core/types.js';
 import type { Ctx } from './context.js';
 import { credentialGetSchema, parse, vaultPutSchema, type VaultPutInput } from './inputs.js';
-import { insertFact, supersede } from './versions.js';
+import { endFact, insertFact, supersede } from './versions.js';
 import { resolveScope } from './write.js';
 
 export function vaultPointerText(service: string, type: VaultType): string {
@@ -80,11 +80,7 @@ export function vaultRemove(ctx: Ctx, input: { service: string; scope?: Scope['k
     const removed = ctx.vault.remove(i.service, scope);
     const pointer = ctx.facts.vaultPointer(i.service, scope);
     if (pointer) {
-      const now = ctx.now();
-      const linkIds = ctx.links.deleteTouching(pointer.id);
-      ctx.facts.end(pointer.id, 'deleted', now);
-      ctx.conflicts.closeInvolving(pointer.id, now);
-      ctx.emit({ kind: 'fact.deleted', factId: pointer.id, linkIds, scopes: [scope] });
+      endFact(ctx, pointer, 'deleted', ctx.now());
     }
     return removed;
   });

@@ -30,6 +30,18 @@ export function supersede(ctx: Ctx, old: Fact, newId: FactId, now: number): void
   ctx.emit({ kind: 'fact.superseded', oldId: old.id, newId, scopes: [old.scope, successor.scope] });
 }
 
+/** End a current fact (deleted, expired or decayed): its links go, its open conflicts settle. Inside a transaction. */
+export function endFact(ctx: Ctx, fact: Fact, reason: 'deleted' | 'expired' | 'decayed', now: number): void {
+  const linkIds = ctx.links.deleteTouching(fact.id);
+  ctx.facts.end(fact.id, reason, now);
+  ctx.conflicts.closeInvolving(fact.id, now);
+  ctx.emit(
+    reason === 'deleted'
+      ? { kind: 'fact.deleted', factId: fact.id, linkIds, scopes: [fact.scope] }
+      : { kind: 'fact.ended', factId: fact.id, reason, scopes: [fact.scope] },
+  );
+}
+
 export function mustGet(ctx: Ctx, id: FactId): Fact {
   const f = ctx.facts.get(id);
   if (!f) throw new MemoryError('MEM_ERR_INTERNAL', `fact ${id} vanished inside its own transaction`);
