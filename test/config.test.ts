@@ -1,0 +1,73 @@
+/** Config: the spec's defaults, the gateway file shape, and errors that name path, expectation and value. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configJsonSchema } from '../src/config/json-schema.js';
+import { loadConfigFile, resolveConfig } from '../src/config/resolve.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hybrid-mem-config-'));
+const env = { HYBRID_MEM_HOME: dir };
+
+function file(doc: unknown): string {
+  const p = join(dir, `c${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(p, typeof doc === 'string' ? doc : JSON.stringify(doc));
+  return p;
+}
+
+describe('config', () => {
+  it('fills the spec defaults', () => {
+    const c = resolveConfig({}, { env });
+    expect(c.autoRecall).toEqual({ enabled: true, authFailure: { enabled: true, patterns: null, maxRecallsPerTarget: 1, includeVaultHints: true } });
+    expect(c.dashboard).toEqual({ enabled: true, port: 7700, token: null });
+    expect(c.dbPath).toBe(join(dir, 'memory.db'));
+    expect(Object.isFrozen(c.autoRecall.authFailure)).toBe(true);
+  });
+
+  it('reads plugins.entries.hybrid-mem.config from a gateway-shaped file', () => {
+    const p = file({ plugins: { entries: { 'hybrid-mem': { enabled: true, config: { dashboard: { port: 7777 }, autoRecall: { authFailure: { maxRecallsPerTarget: 0 } } } } } }, other: 1 });
+    const c = loadConfigFile(p, { env });
+    expect(c.dashboard.port).toBe(7777);
+    expect(c.autoRecall.authFailure.maxRecallsPerTarget).toBe(0);
+    expect(c.source).toBe(p);
+    expect(loadConfigFile(file({ plugins: { entries: {} } }), { env }).dashboard.port).toBe(7700);
+  });
+
+  it('names the key path, the expectation and the value for each error', () => {
+    const p = file({ plugins: { entries: { 'hybrid-mem': { config: { dashboard: { port: 'seven' }, autoRecall: { enabled: 'yes' } } } } } });
+    expect(() => loadConfigFile(p, { env })).toThrow(expect.objectContaining({ code: 'MEM_ERR_CONFIG_INVALID' }));
+    expect(() => loadConfigFile(p, { env })).toThrow('plugins.entries.hybrid-mem.config.dashboard.port: expected a number, received "seven"');
+    expect(() => loadConfigFile(p, { env })).toThrow('plugins.entries.hybrid-mem.config.autoRecall.enabled: expected a boolean, received "yes"');
+    expect(() => resolveConfig({ dashboard: { prot: 1 } }, { env })).toThrow(/dashboard: expected only known keys, received unknown key\(s\) prot/);
+    expect(() => resolveConfig({ autoRecall: { authFailure: { maxRecallsPerTarget: -1 } } }, { env })).toThrow(/maxRecallsPerTarget: expected a number >= 0, received -1/);
+    expect(() => resolveConfig({ dashboard: { port: 70000 } }, { env })).toThrow(/port: expected a number <= 65535, received 70000/);
+  });
+
+  it('refuses an invalid custom regular expression, naming its index and the parse error', () => {
+    try {
+      resolveConfig({ autoRecall: { authFailure: { patterns: ['permission denied', '(unclosed'] } } }, { env });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toMatchObject({ code: 'MEM_ERR_CONFIG_INVALID', details: { index: 1 } });
+      expect((e as Error).message).toMatch(/patterns\.1: expected a valid regular expression, received "\(unclosed" \(.*Unterminated group/);
+    }
+  });
+
+  it('reports unreadable and non-JSON files', () => {
+    expect(() => loadConfigFile(join(dir, 'missing.json'), { env })).toThrow(expect.objectContaining({ code: 'MEM_ERR_CONFIG_UNREADABLE' }));
+    expect(() => loadConfigFile(file('{ not json'), { env })).toThrow(expect.objectContaining({ code: 'MEM_ERR_CONFIG_UNREADABLE' }));
+    expect(() => loadConfigFile(file({ plugins: { entries: { 'hybrid-mem': { config: [] } } } }), { env })).toThrow(expect.objectContaining({ code: 'MEM_ERR_CONFIG_INVALID' }));
+  });
+
+  it('takes the data dir from HYBRID_MEM_HOME, then config dataDir relative to the file, then --db', () => {
+    const p = file({ plugins: { entries: { 'hybrid-mem': { config: { dataDir: 'data' } } } } });
+    expect(loadConfigFile(p, { env: {} }).dataDir).toBe(join(dir, 'data'));
+    expect(loadConfigFile(p, { env }).dataDir).toBe(dir);
+    expect(resolveConfig({}, { env, dbPath: join(dir, 'x', 'other.db') })).toMatchObject({ dbPath: join(dir, 'x', 'other.db'), dataDir: join(dir, 'x') });
+  });
+
+  it('publishes a JSON Schema that matches the committed file', () => {
+    const committed = JSON.parse(readFileSync(new URL('../schema/config.schema.json', import.meta.url), 'utf8')) as unknown;
+    expect(committed).toEqual(configJsonSchema());
+  });
+});
