@@ -54,6 +54,8 @@ export const EPISODE_IDLE_GAP_MS = 30 * 60_000;
 export const CONFLICT_RULES = Object.freeze({
   /** Word-set overlap (Jaccard) at or above which two facts on one entity are "about the same thing". */
   minOverlap: 0.5,
+  /** A new fact opens conflicts with at most this many current facts: the closest ones. */
+  maxPerFact: 3,
 });
 
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'cannot', 'isnt', 'arent', 'wasnt', 'dont', 'doesnt', 'didnt', 'wont', 'without']);
@@ -62,12 +64,13 @@ const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'cannot', 'isnt', 'aren
  * Does `newer` contradict `older`? Both must be about the same (non-empty) entity and category; then they
  * contradict when they say nearly the same words but differ: one negates what the other states, or they
  * give a different value (different numbers or different remaining words) for the same subject.
- * Identical texts (after normalisation) are duplicates, not contradictions. Returns the reason or null.
+ * Identical texts (after normalisation) are duplicates, not contradictions. Returns the reason and the
+ * word overlap (to pick the closest matches), or null.
  */
 export function contradiction(
   newer: { text: string; entity: string | null; category: string },
   older: { text: string; entity: string | null; category: string },
-): string | null {
+): { reason: string; overlap: number } | null {
   if (!newer.entity || !older.entity) return null;
   if (newer.entity.trim().toLowerCase() !== older.entity.trim().toLowerCase()) return null;
   if (newer.category !== older.category) return null;
@@ -82,7 +85,8 @@ export function contradiction(
   for (const w of setA) if (setB.has(w)) inter++;
   const union = setA.size + setB.size - inter;
   const overlap = union === 0 ? 0 : inter / union;
-  if (negA !== negB && overlap >= CONFLICT_RULES.minOverlap) return `one negates the other (${Math.round(overlap * 100)}% same words)`;
-  if (overlap >= CONFLICT_RULES.minOverlap && overlap < 1) return `same subject, different value (${Math.round(overlap * 100)}% same words)`;
+  const pct = Math.round(overlap * 100);
+  if (negA !== negB && overlap >= CONFLICT_RULES.minOverlap) return { reason: `one negates the other (${pct}% same words)`, overlap };
+  if (overlap >= CONFLICT_RULES.minOverlap && overlap < 1) return { reason: `same subject, different value (${pct}% same words)`, overlap };
   return null;
 }

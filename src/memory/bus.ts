@@ -77,6 +77,11 @@ export class EventBus {
     if (this.draining) return; // a listener that writes re-enters: the outer loop picks its events up
     this.draining = true;
     try {
+      if (this.subs.size === 0) {
+        // Nobody listens: skip reading and parsing, just move the cursor.
+        this.cursor = this.log.lastSeq();
+        return;
+      }
       for (;;) {
         const batch = this.log.after(this.cursor, 500);
         if (batch.length === 0) break;

@@ -49,8 +49,11 @@ export function createCtx(db: Database, options: { now?: () => number; vaultKey:
     bus,
     now,
     tx: (context, fn) => {
+      // Nested calls join the outer transaction (a savepoint); only the outermost commit delivers events,
+      // so no subscriber ever sees an event of a change that is later rolled back.
+      const outermost = !db.inTransaction;
       const result = writeTx(db, context, fn);
-      bus.poke();
+      if (outermost) bus.poke();
       return result;
     },
     emit: (payload) => {

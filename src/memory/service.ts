@@ -20,8 +20,9 @@ import { changeLinkType, cutLink, memoryLink } from './links.js';
 import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
 import { memoryRecall } from './recall.js';
+import { exportData, importData, type ExportOptions, type ImportOptions } from './transfer.js';
 import { credentialGet, vaultList, vaultPut, vaultRemove } from './vault.js';
-import { editFact, storeFact } from './write.js';
+import { editFact, storeFact, storeFacts } from './write.js';
 
 export interface MemoryServiceOptions {
   readonly config: ResolvedConfig;
@@ -58,6 +59,10 @@ export class MemoryService {
   // Agent tools
   memoryStore(input: StoreInput, caller: Caller = OPERATOR, source: FactSource = 'tool') {
     return storeFact(this.ctx, input, parseCaller(caller), source);
+  }
+  /** Many facts in one transaction, all or nothing. */
+  memoryStoreMany(inputs: readonly StoreInput[], caller: Caller = OPERATOR, source: FactSource = 'tool') {
+    return storeFacts(this.ctx, inputs, parseCaller(caller), source);
   }
   memoryLink(input: LinkInput, caller: Caller = OPERATOR) {
     return memoryLink(this.ctx, input, parseCaller(caller));
@@ -130,6 +135,15 @@ export class MemoryService {
   }
   stats(caller: Caller = OPERATOR) {
     return stats(this.ctx, parseCaller(caller));
+  }
+
+  // Transfer (the format is documented in docs/cli.md, "Export format")
+  exportData(options: ExportOptions = {}, caller: Caller = OPERATOR) {
+    return exportData(this.ctx, options, parseCaller(caller));
+  }
+  /** Operator only: imported facts keep the scopes they were exported with. All or nothing per file. */
+  importData(doc: unknown, options: ImportOptions = {}) {
+    return importData(this.ctx, doc, options);
   }
 
   // Events

@@ -1,7 +1,7 @@
 /** memory_store and the version chain: new facts, explicit supersede, edit (new version), conflict detection. */
 import { invalidInput } from '../core/errors.js';
 import { newFactId, type FactId } from '../core/ids.js';
-import { contradiction } from '../core/rules.js';
+import { CONFLICT_RULES, contradiction } from '../core/rules.js';
 import { scopeFor, visibility } from '../core/scope.js';
 import type { Caller, Conflict, Fact, FactSource, Scope } from '../core/types.js';
 import type { NewFact } from '../store/facts.js';
@@ -109,13 +109,22 @@ function raiseConflicts(ctx: Ctx, id: FactId, caller: Caller, now: number): Conf
   const fact = mustGet(ctx, id);
   if (!fact.entity) return [];
   const raised: Conflict[] = [];
-  for (const other of ctx.facts.currentOnEntity(fact.entity, fact.category, visibility(caller))) {
-    if (other.id === id) continue;
-    const reason = contradiction(fact, other);
-    if (!reason) continue;
-    linkFacts(ctx, { sourceId: id, targetId: other.id, linkType: 'CONTRADICTS' }, caller, now, reason);
+  const candidates = ctx.facts
+    .currentOnEntity(fact.entity, fact.category, visibility(caller))
+    .filter((other) => other.id !== id)
+    .map((other) => ({ other, found: contradiction(fact, other) }))
+    .filter((c): c is { other: Fact; found: { reason: string; overlap: number } } => c.found !== null)
+    .sort((a, b) => b.found.overlap - a.found.overlap)
+    .slice(0, CONFLICT_RULES.maxPerFact);
+  for (const { other, found } of candidates) {
+    linkFacts(ctx, { sourceId: id, targetId: other.id, linkType: 'CONTRADICTS' }, caller, now, found.reason);
     const c = ctx.conflicts.openBetween(id, other.id);
     if (c) raised.push(c);
   }
   return raised;
+}
+
+/** Store many facts in one transaction: all or nothing (a bad input anywhere writes none). */
+export function storeFacts(ctx: Ctx, inputs: readonly StoreInput[], caller: Caller, source: FactSource): StoreResult[] {
+  return ctx.tx('memory_store (batch)', () => inputs.map((input) => storeFact(ctx, input, caller, source)));
 }

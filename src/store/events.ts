@@ -1,4 +1,5 @@
 /** The event log table: append inside a change's transaction; read after a sequence number; trim by age. */
+import { prep } from './prepared.js';
 import type { Database, Statement } from 'better-sqlite3';
 import { EVENT_KINDS, type EventPayload, type MemoryEvent } from '../core/events.js';
 import { MemoryError } from '../core/errors.js';
@@ -32,18 +33,19 @@ export class EventLog {
   }
 
   lastSeq(): number {
-    const row = this.db.prepare('SELECT max(seq) AS s FROM events').get() as { s: number | null };
-    return row.s ?? 0;
+    // AUTOINCREMENT keeps the high-water mark in sqlite_sequence even after trimming.
+    const row = prep(this.db, `SELECT seq AS s FROM sqlite_sequence WHERE name = 'events'`).get() as { s: number | null } | undefined;
+    return row?.s ?? 0;
   }
 
   /** Oldest sequence still in the log (a subscriber resuming from before it has missed events). */
   firstSeq(): number {
-    const row = this.db.prepare('SELECT min(seq) AS s FROM events').get() as { s: number | null };
+    const row = prep(this.db, 'SELECT min(seq) AS s FROM events').get() as { s: number | null };
     return row.s ?? 0;
   }
 
   trim(before: number): number {
-    return this.db.prepare('DELETE FROM events WHERE at < ?').run(before).changes;
+    return prep(this.db, 'DELETE FROM events WHERE at < ?').run(before).changes;
   }
 }
 

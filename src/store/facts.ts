@@ -1,4 +1,6 @@
 /** Fact rows: insert, read (scope-filtered in SQL), version chain, end-of-life transitions. */
+import { prep } from './prepared.js';
+import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Visibility } from '../core/scope.js';
 import type { FactId } from '../core/ids.js';
@@ -32,10 +34,10 @@ export class FactRepo {
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(`INSERT INTO facts (id, text, category, entity, tags, tags_text, importance, confidence, decay_class,
       expires_at, pinned, scope_kind, scope_agent, scope_session, lineage_id, version, supersedes, created_at, updated_at,
-      valid_from, episode_id, vault_service, source, strength)
+      valid_from, episode_id, vault_service, source, strength, dedupe_key)
       VALUES (@id, @text, @category, @entity, @tags, @tags_text, @importance, @confidence, @decay_class, @expires_at, @pinned,
       @scope_kind, @scope_agent, @scope_session, @lineage_id, @version, @supersedes, @created_at, @updated_at, @valid_from,
-      @episode_id, @vault_service, @source, @strength)`);
+      @episode_id, @vault_service, @source, @strength, @dedupe_key)`);
     this.byIdStmt = db.prepare('SELECT * FROM facts WHERE id = ?');
   }
 
@@ -65,6 +67,7 @@ export class FactRepo {
       vault_service: f.vaultService,
       source: f.source,
       strength: f.strength,
+      dedupe_key: dedupeKey(f),
     });
   }
 
@@ -77,53 +80,50 @@ export class FactRepo {
   /** Current (not ended) facts on one entity and category, for conflict detection. */
   currentOnEntity(entity: string, category: Category, v: Visibility, limit = 50): Fact[] {
     const scope = scopeSql(v);
-    const rows = this.db
-      .prepare(`SELECT * FROM facts f WHERE f.entity = ? COLLATE NOCASE AND f.category = ? AND f.valid_until IS NULL AND ${scope.sql} ORDER BY f.seq DESC LIMIT ?`)
+    const rows = prep(this.db, `SELECT * FROM facts f WHERE f.entity = ? COLLATE NOCASE AND f.category = ? AND f.valid_until IS NULL AND ${scope.sql} ORDER BY f.seq DESC LIMIT ?`)
       .all(entity, category, ...scope.params, limit) as FactRow[];
     return rows.map(toFact);
   }
 
-  /** A current fact with exactly this text, entity and scope (duplicate detection). */
+  /** A current fact with exactly this text, category, entity and scope (duplicate detection, indexed). */
   findDuplicate(f: Pick<NewFact, 'text' | 'entity' | 'category' | 'scope'>): Fact | null {
-    const row = this.db
-      .prepare(`SELECT * FROM facts WHERE text = ? AND category = ? AND entity IS ? AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ?
-        AND valid_until IS NULL LIMIT 1`)
-      .get(f.text, f.category, f.entity, f.scope.kind, f.scope.agentId, f.scope.sessionId) as FactRow | undefined;
-    return row ? toFact(row) : null;
+    const rows = prep(this.db, 'SELECT * FROM facts WHERE dedupe_key = ? AND valid_until IS NULL').all(dedupeKey(f)) as FactRow[];
+    const same = rows.map(toFact).find(
+      (x) => x.text === f.text && x.category === f.category && x.entity === f.entity && x.scope.kind === f.scope.kind && x.scope.agentId === f.scope.agentId && x.scope.sessionId === f.scope.sessionId,
+    );
+    return same ?? null;
   }
 
   /** The current pointer fact for a vault entry in exactly this scope. */
   vaultPointer(service: string, scope: Fact['scope']): Fact | null {
-    const row = this.db
-      .prepare('SELECT * FROM facts WHERE vault_service = ? AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND valid_until IS NULL LIMIT 1')
+    const row = prep(this.db, 'SELECT * FROM facts WHERE vault_service = ? AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND valid_until IS NULL LIMIT 1')
       .get(service, scope.kind, scope.agentId, scope.sessionId) as FactRow | undefined;
     return row ? toFact(row) : null;
   }
 
   /** End a version's validity (superseded, deleted, expired or decayed). */
   end(id: FactId, reason: EndReason, at: number, supersededBy: FactId | null = null): void {
-    this.db
-      .prepare(`UPDATE facts SET valid_until = ?, ended_reason = ?, superseded_by = coalesce(?, superseded_by),
+    prep(this.db, `UPDATE facts SET valid_until = ?, ended_reason = ?, superseded_by = coalesce(?, superseded_by),
         deleted_at = CASE WHEN ? = 'deleted' THEN ? ELSE deleted_at END WHERE id = ? AND valid_until IS NULL`)
       .run(at, reason, supersededBy, reason, at, id);
   }
 
   setPinned(id: FactId, pinned: boolean): void {
-    this.db.prepare('UPDATE facts SET pinned = ? WHERE id = ?').run(pinned ? 1 : 0, id);
+    prep(this.db, 'UPDATE facts SET pinned = ? WHERE id = ?').run(pinned ? 1 : 0, id);
   }
 
   markRecalled(ids: readonly FactId[], at: number): void {
-    const stmt = this.db.prepare('UPDATE facts SET recall_count = recall_count + 1, last_recalled_at = ? WHERE id = ?');
+    const stmt = prep(this.db, 'UPDATE facts SET recall_count = recall_count + 1, last_recalled_at = ? WHERE id = ?');
     for (const id of ids) stmt.run(at, id);
   }
 
   setStrength(id: FactId, strength: number): void {
-    this.db.prepare('UPDATE facts SET strength = ? WHERE id = ?').run(strength, id);
+    prep(this.db, 'UPDATE facts SET strength = ? WHERE id = ?').run(strength, id);
   }
 
   /** Every version of one fact, oldest first. */
   history(lineageId: FactId): Fact[] {
-    return (this.db.prepare('SELECT * FROM facts WHERE lineage_id = ? ORDER BY version').all(lineageId) as FactRow[]).map(toFact);
+    return (prep(this.db, 'SELECT * FROM facts WHERE lineage_id = ? ORDER BY version').all(lineageId) as FactRow[]).map(toFact);
   }
 
   /** Facts visible to the caller, newest first. */
@@ -140,7 +140,7 @@ export class FactRepo {
     }
     const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
     const sql = `SELECT f.* FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.seq DESC LIMIT ${limit}`;
-    return (this.db.prepare(sql).all(...params) as FactRow[]).map(toFact);
+    return (prep(this.db, sql).all(...params) as FactRow[]).map(toFact);
   }
 
   /**
@@ -156,14 +156,13 @@ export class FactRepo {
     this.addFilters(filter, where, params);
     const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
     const sql = `SELECT f.* FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.seq DESC LIMIT ${limit}`;
-    return (this.db.prepare(sql).all(...params) as FactRow[]).map(toFact);
+    return (prep(this.db, sql).all(...params) as FactRow[]).map(toFact);
   }
 
   /** Counts for stats: current facts (total and per category) and superseded versions. */
   counts(v: Visibility): { current: number; superseded: number; byCategory: Record<string, number> } {
     const scope = scopeSql(v);
-    const rows = this.db
-      .prepare(`SELECT f.category AS category, sum(f.valid_until IS NULL) AS current, sum(f.ended_reason = 'superseded') AS superseded
+    const rows = prep(this.db, `SELECT f.category AS category, sum(f.valid_until IS NULL) AS current, sum(f.ended_reason = 'superseded') AS superseded
         FROM facts f WHERE f.deleted_at IS NULL AND ${scope.sql} GROUP BY f.category`)
       .all(...scope.params) as { category: string; current: number; superseded: number }[];
     const byCategory: Record<string, number> = {};
@@ -182,25 +181,25 @@ export class FactRepo {
     if (ids.length === 0) return [];
     const scope = scopeSql(v);
     const marks = ids.map(() => '?').join(',');
-    return this.db.prepare(`SELECT f.id FROM facts f WHERE f.id IN (${marks}) AND ${scope.sql}`).pluck().all(...ids, ...scope.params) as string[];
+    return prep(this.db, `SELECT f.id FROM facts f WHERE f.id IN (${marks}) AND ${scope.sql}`).pluck().all(...ids, ...scope.params) as string[];
   }
 
   /** Current facts whose scheduled expiry has passed. */
   dueForExpiry(now: number, limit = 1000): FactId[] {
-    return (this.db.prepare('SELECT id FROM facts WHERE expires_at IS NOT NULL AND expires_at <= ? AND valid_until IS NULL LIMIT ?').all(now, limit) as { id: FactId }[]).map(
+    return (prep(this.db, 'SELECT id FROM facts WHERE expires_at IS NOT NULL AND expires_at <= ? AND valid_until IS NULL LIMIT ?').all(now, limit) as { id: FactId }[]).map(
       (r) => r.id,
     );
   }
 
   /** Iterate current facts in pages (maintenance). */
   currentPage(afterSeq: number, limit: number): (Fact & { seq: number })[] {
-    const rows = this.db.prepare('SELECT * FROM facts WHERE valid_until IS NULL AND seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as FactRow[];
+    const rows = prep(this.db, 'SELECT * FROM facts WHERE valid_until IS NULL AND seq > ? ORDER BY seq LIMIT ?').all(afterSeq, limit) as FactRow[];
     return rows.map((r) => ({ ...toFact(r), seq: r.seq }));
   }
 
   /** Hard-delete facts deleted before `before` (retention). Returns how many. */
   purgeDeleted(before: number): number {
-    return this.db.prepare('DELETE FROM facts WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before).changes;
+    return prep(this.db, 'DELETE FROM facts WHERE deleted_at IS NOT NULL AND deleted_at < ?').run(before).changes;
   }
 
   private addFilters(filter: Omit<FactFilter, 'includeSuperseded' | 'before'>, where: string[], params: (string | number)[]): void {
@@ -221,4 +220,12 @@ export class FactRepo {
       params.push(filter.minStrength);
     }
   }
+}
+
+/** Hash of what makes two facts duplicates. */
+function dedupeKey(f: Pick<NewFact, 'text' | 'entity' | 'category' | 'scope'>): string {
+  return createHash('sha256')
+    .update(JSON.stringify([f.text, f.category, f.entity, f.scope.kind, f.scope.agentId, f.scope.sessionId]))
+    .digest('base64url')
+    .slice(0, 22);
 }

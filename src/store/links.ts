@@ -1,4 +1,5 @@
 /** Link rows. Visibility of a link = visibility of both endpoints (checked in SQL). */
+import { prep } from './prepared.js';
 import type { Database } from 'better-sqlite3';
 import type { FactId, LinkId } from '../core/ids.js';
 import type { Visibility } from '../core/scope.js';
@@ -10,19 +11,18 @@ export class LinkRepo {
   constructor(private readonly db: Database) {}
 
   insert(l: Link): void {
-    this.db
-      .prepare(`INSERT INTO links (id, source_id, target_id, link_type, strength, created_at, updated_at, last_strengthened_at, reinforcements)
+    prep(this.db, `INSERT INTO links (id, source_id, target_id, link_type, strength, created_at, updated_at, last_strengthened_at, reinforcements)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(l.id, l.sourceId, l.targetId, l.linkType, l.strength, l.createdAt, l.updatedAt, l.lastStrengthenedAt, l.reinforcements);
   }
 
   get(id: string): Link | null {
-    const row = this.db.prepare('SELECT * FROM links WHERE id = ?').get(id) as LinkRow | undefined;
+    const row = prep(this.db, 'SELECT * FROM links WHERE id = ?').get(id) as LinkRow | undefined;
     return row ? toLink(row) : null;
   }
 
   find(sourceId: FactId, targetId: FactId, linkType: LinkType): Link | null {
-    const row = this.db.prepare('SELECT * FROM links WHERE source_id = ? AND target_id = ? AND link_type = ?').get(sourceId, targetId, linkType) as
+    const row = prep(this.db, 'SELECT * FROM links WHERE source_id = ? AND target_id = ? AND link_type = ?').get(sourceId, targetId, linkType) as
       | LinkRow
       | undefined;
     return row ? toLink(row) : null;
@@ -32,41 +32,40 @@ export class LinkRepo {
   among(ids: readonly FactId[]): Link[] {
     if (ids.length < 2) return [];
     const marks = ids.map(() => '?').join(',');
-    return (this.db.prepare(`SELECT * FROM links WHERE source_id IN (${marks}) AND target_id IN (${marks})`).all(...ids, ...ids) as LinkRow[]).map(toLink);
+    return (prep(this.db, `SELECT * FROM links WHERE source_id IN (${marks}) AND target_id IN (${marks})`).all(...ids, ...ids) as LinkRow[]).map(toLink);
   }
 
   /** Links touching a fact. */
   touching(id: FactId): Link[] {
-    return (this.db.prepare('SELECT * FROM links WHERE source_id = ? OR target_id = ?').all(id, id) as LinkRow[]).map(toLink);
+    return (prep(this.db, 'SELECT * FROM links WHERE source_id = ? OR target_id = ?').all(id, id) as LinkRow[]).map(toLink);
   }
 
   setStrength(id: LinkId, strength: number, at: number): void {
-    this.db
-      .prepare('UPDATE links SET strength = ?, updated_at = ?, last_strengthened_at = ?, reinforcements = reinforcements + 1 WHERE id = ?')
+    prep(this.db, 'UPDATE links SET strength = ?, updated_at = ?, last_strengthened_at = ?, reinforcements = reinforcements + 1 WHERE id = ?')
       .run(strength, at, at, id);
   }
 
   setType(id: LinkId, linkType: LinkType, at: number): void {
-    this.db.prepare('UPDATE links SET link_type = ?, updated_at = ? WHERE id = ?').run(linkType, at, id);
+    prep(this.db, 'UPDATE links SET link_type = ?, updated_at = ? WHERE id = ?').run(linkType, at, id);
   }
 
   delete(id: LinkId): void {
-    this.db.prepare('DELETE FROM links WHERE id = ?').run(id);
+    prep(this.db, 'DELETE FROM links WHERE id = ?').run(id);
   }
 
   /** Move every link from one fact version to its successor (edit text keeps the fact's links). */
   repoint(fromId: FactId, toId: FactId, at: number): void {
     // A link that would duplicate one the successor already has (or link it to itself) is dropped.
-    this.db.prepare(`DELETE FROM links WHERE (source_id = ? AND (target_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.source_id = ? AND l2.target_id = links.target_id AND l2.link_type = links.link_type)))
+    prep(this.db, `DELETE FROM links WHERE (source_id = ? AND (target_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.source_id = ? AND l2.target_id = links.target_id AND l2.link_type = links.link_type)))
       OR (target_id = ? AND (source_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.target_id = ? AND l2.source_id = links.source_id AND l2.link_type = links.link_type)))`)
       .run(fromId, toId, toId, fromId, toId, toId);
-    this.db.prepare('UPDATE links SET source_id = ?, updated_at = ? WHERE source_id = ?').run(toId, at, fromId);
-    this.db.prepare('UPDATE links SET target_id = ?, updated_at = ? WHERE target_id = ?').run(toId, at, fromId);
+    prep(this.db, 'UPDATE links SET source_id = ?, updated_at = ? WHERE source_id = ?').run(toId, at, fromId);
+    prep(this.db, 'UPDATE links SET target_id = ?, updated_at = ? WHERE target_id = ?').run(toId, at, fromId);
   }
 
   deleteTouching(id: FactId): LinkId[] {
-    const ids = (this.db.prepare('SELECT id FROM links WHERE source_id = ? OR target_id = ?').all(id, id) as { id: LinkId }[]).map((r) => r.id);
-    this.db.prepare('DELETE FROM links WHERE source_id = ? OR target_id = ?').run(id, id);
+    const ids = (prep(this.db, 'SELECT id FROM links WHERE source_id = ? OR target_id = ?').all(id, id) as { id: LinkId }[]).map((r) => r.id);
+    prep(this.db, 'DELETE FROM links WHERE source_id = ? OR target_id = ?').run(id, id);
     return ids;
   }
 
@@ -83,15 +82,14 @@ export class LinkRepo {
     const limit = Math.min(Math.max(1, options.limit ?? 1000), 10_000);
     const sql = `SELECT l.* FROM links l JOIN facts s ON s.id = l.source_id JOIN facts t ON t.id = l.target_id
       WHERE ${where.join(' AND ')} ORDER BY l.seq DESC LIMIT ${limit}`;
-    return (this.db.prepare(sql).all(...params) as LinkRow[]).map(toLink);
+    return (prep(this.db, sql).all(...params) as LinkRow[]).map(toLink);
   }
 
   /** How many links the caller may see (both endpoints current and visible). */
   count(v: Visibility): number {
     const s = scopeSql(v, 's');
     const t = scopeSql(v, 't');
-    return this.db
-      .prepare(`SELECT count(*) FROM links l JOIN facts s ON s.id = l.source_id JOIN facts t ON t.id = l.target_id
+    return prep(this.db, `SELECT count(*) FROM links l JOIN facts s ON s.id = l.source_id JOIN facts t ON t.id = l.target_id
         WHERE s.valid_until IS NULL AND t.valid_until IS NULL AND ${s.sql} AND ${t.sql}`)
       .pluck()
       .get(...s.params, ...t.params) as number;

@@ -2,6 +2,7 @@
  * recall_events: every recall with its per-fact scores and its owner. Reading is ownership-gated: the
  * operator reads all; an agent reads the events its own agent id (or, lacking one, its session) made.
  */
+import { prep } from './prepared.js';
 import type { Database } from 'better-sqlite3';
 import type { Caller, RecallEvent } from '../core/types.js';
 import { toRecall, type RecallRow } from './rows.js';
@@ -10,8 +11,7 @@ export class RecallRepo {
   constructor(private readonly db: Database) {}
 
   insert(e: RecallEvent): void {
-    this.db
-      .prepare('INSERT INTO recall_events (id, kind, query, target, owner_role, owner_agent, owner_session, scores, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    prep(this.db, 'INSERT INTO recall_events (id, kind, query, target, owner_role, owner_agent, owner_session, scores, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(e.id, e.kind, e.query, e.target, e.owner.role, e.owner.agentId, e.owner.sessionId, JSON.stringify(e.scores), e.createdAt);
   }
 
@@ -20,14 +20,12 @@ export class RecallRepo {
     const since = options.since ?? 0;
     let rows: RecallRow[];
     if (caller.role === 'operator') {
-      rows = this.db.prepare(`SELECT * FROM recall_events WHERE created_at >= ? ORDER BY created_at DESC LIMIT ${limit}`).all(since) as RecallRow[];
+      rows = prep(this.db, `SELECT * FROM recall_events WHERE created_at >= ? ORDER BY created_at DESC LIMIT ${limit}`).all(since) as RecallRow[];
     } else if (caller.agentId) {
-      rows = this.db
-        .prepare(`SELECT * FROM recall_events WHERE owner_agent = ? AND created_at >= ? ORDER BY created_at DESC LIMIT ${limit}`)
+      rows = prep(this.db, `SELECT * FROM recall_events WHERE owner_agent = ? AND created_at >= ? ORDER BY created_at DESC LIMIT ${limit}`)
         .all(caller.agentId, since) as RecallRow[];
     } else if (caller.sessionId) {
-      rows = this.db
-        .prepare(`SELECT * FROM recall_events WHERE owner_agent IS NULL AND owner_session = ? AND created_at >= ? ORDER BY created_at DESC LIMIT ${limit}`)
+      rows = prep(this.db, `SELECT * FROM recall_events WHERE owner_agent IS NULL AND owner_session = ? AND created_at >= ? ORDER BY created_at DESC LIMIT ${limit}`)
         .all(caller.sessionId, since) as RecallRow[];
     } else {
       rows = [];
@@ -37,6 +35,6 @@ export class RecallRepo {
 
   /** Trim by age (maintenance). */
   trim(before: number): number {
-    return this.db.prepare('DELETE FROM recall_events WHERE created_at < ?').run(before).changes;
+    return prep(this.db, 'DELETE FROM recall_events WHERE created_at < ?').run(before).changes;
   }
 }

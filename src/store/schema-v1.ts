@@ -39,6 +39,8 @@ CREATE TABLE facts (
   vault_service TEXT,
   source TEXT NOT NULL,
   strength REAL NOT NULL DEFAULT 0,
+  -- hash of (text, category, entity, scope) for duplicate detection without scanning text
+  dedupe_key TEXT NOT NULL,
   CHECK ((scope_kind = 'global') OR (scope_kind = 'agent' AND scope_agent IS NOT NULL) OR (scope_kind = 'session' AND scope_session IS NOT NULL))
 );
 CREATE INDEX facts_current ON facts (valid_until, seq);
@@ -47,6 +49,7 @@ CREATE INDEX facts_entity ON facts (entity COLLATE NOCASE, category) WHERE valid
 CREATE INDEX facts_expiry ON facts (expires_at) WHERE expires_at IS NOT NULL AND valid_until IS NULL;
 CREATE INDEX facts_vault ON facts (vault_service) WHERE vault_service IS NOT NULL;
 CREATE INDEX facts_deleted ON facts (deleted_at) WHERE deleted_at IS NOT NULL;
+CREATE INDEX facts_dedupe ON facts (dedupe_key) WHERE valid_until IS NULL;
 CREATE INDEX facts_episode ON facts (episode_id) WHERE episode_id IS NOT NULL;
 
 -- FTS5 over text, entity and tags of every fact not deleted (current and superseded versions).
@@ -101,6 +104,8 @@ CREATE TABLE conflicts (
   resolved_at INTEGER
 );
 CREATE INDEX conflicts_open ON conflicts (status, created_at);
+CREATE INDEX conflicts_new ON conflicts (new_fact_id) WHERE status = 'unresolved';
+CREATE INDEX conflicts_old ON conflicts (old_fact_id) WHERE status = 'unresolved';
 CREATE UNIQUE INDEX conflicts_pair ON conflicts (min(new_fact_id, old_fact_id), max(new_fact_id, old_fact_id)) WHERE status = 'unresolved';
 
 CREATE TABLE episodes (

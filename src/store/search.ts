@@ -1,98 +1,135 @@
 /**
- * Bounded full-text search. Ranking every match of a common word costs ~100 ms at 100k rows, and huge
- * OR-joined MATCH expressions have stalled FTS5 for seconds elsewhere, so a query runs in two phases:
+ * Bounded full-text search with BM25 ranking.
  *
- * 1. Candidates: each query part (word, prefix, phrase) and the AND of all parts are matched separately,
- *    newest first, each capped at `candidateCap` rows (scope and currency filtered in the same query).
- *    A rare word contributes all of its matches; a common word contributes its newest `candidateCap`;
- *    documents matching every part are found through the AND leg. Cost is bounded by
- *    parts x candidateCap whatever the corpus size.
- * 2. Ranking: bm25 over the OR of all parts, computed by FTS5 for the candidate rowids only (so scores use
- *    the corpus-wide statistics and equal unbounded bm25 for those rows).
+ * FTS5's bm25() computes each phrase's document frequency by walking its whole posting list, per cursor:
+ * ranking every match of a common word costs ~35 ms at 100k rows, and asking FTS5 to rank a candidate set
+ * (`rowid IN (...)`) costs far more (one cursor, one idf scan per row). So a query runs in two phases:
  *
- * Query text is parsed by src/core/text.ts and every part is quoted, so user input never reaches FTS5's
+ * 1. Candidates (src/store/fts-plan.ts): capped, newest-first legs: the AND of all parts, each part alone
+ *    (rarest first; a rare part brings all of its matches, common parts share the rest of the budget) and,
+ *    for parts with more matches than their cap, the part in the entity/tags columns. Scope, currency and
+ *    credential filters are in every leg's SQL. At most ~CANDIDATE_BUDGET rows, whatever the corpus size.
+ * 2. Ranking in JS (src/store/fts-score.ts): the same BM25 as FTS5's bm25() with the same k1, b and column
+ *    weights; N and avgdl from FTS5's own totals, df from the fts5vocab table (cached, src/store/fts-stats.ts),
+ *    tf and row length by tokenizing and Porter-stemming the candidates exactly as FTS5 does. For words and
+ *    prefixes the scores equal FTS5's; a phrase's df is estimated (FtsStats.phraseDf).
+ *
+ * Every leg returns all matches when a query's parts are rare, so the result is then exactly unbounded
+ * bm25's. For common words it is the best of the newest matches plus the strongest entity/tags matches.
+ * `unbounded: true` ranks every match with FTS5's bm25() (the reference the benchmark compares against).
+ *
+ * Query text is parsed by src/core/text.ts and every token is quoted, so user input never reaches FTS5's
  * query syntax.
  */
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { Visibility } from '../core/scope.js';
 import type { QueryPart } from '../core/text.js';
 import type { Fact } from '../core/types.js';
+import { CandidateCollector, type Filter } from './fts-legs.js';
+import { partExpr, planParts } from './fts-plan.js';
+import { COLUMN_WEIGHTS, RowScorer } from './fts-score.js';
+import { FtsStats } from './fts-stats.js';
 import { toFact, type FactRow } from './rows.js';
 import { scopeSql } from './scope-sql.js';
+
+export { partExpr } from './fts-plan.js';
 
 export interface FtsOptions {
   readonly limit?: number;
   readonly includeSuperseded?: boolean;
   /** Only credential facts (spec "Credential facts (recall filter)"). */
   readonly credentialsOnly?: boolean;
-  /** Per-leg cap of phase 1 (default 400). */
+  /** Candidate rows all legs together may fetch (default CANDIDATE_BUDGET = 600). */
   readonly candidateCap?: number;
-  /** Rank all matches with no cap (the reference the benchmark compares against). */
+  /** Rank all matches with FTS5's bm25() and no cap (the reference the benchmark compares against). */
   readonly unbounded?: boolean;
 }
 
 export interface FtsHit {
   readonly fact: Fact;
-  /** bm25 relevance, >= 0, higher is better (FTS5's bm25() negated). */
+  /** bm25 relevance, >= 0, higher is better (FTS5's bm25() negated; computed the same way when bounded). */
   readonly relevance: number;
 }
 
-/** Column weights for bm25(text, entity, tags). Entity and tags are short and deliberate: weigh them up. */
-const BM25_WEIGHTS = '1.0, 2.0, 1.5';
+/** Column weights for bm25(text, entity, tags), as SQL arguments. */
+export const BM25_WEIGHTS = COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ');
 
 /** The credential filter of the spec, as SQL over alias f. */
 export const CREDENTIAL_SQL = `(f.category = 'technical' OR f.entity = 'Credentials' COLLATE NOCASE OR EXISTS (SELECT 1 FROM json_each(f.tags) t
   WHERE lower(t.value) IN ('credential','ssh','token','api','auth','password')))`;
 
-function quote(s: string): string {
-  return `"${s.replace(/"/g, '""')}"`;
-}
+const MAX_LIMIT = 200;
+const MAX_STATEMENTS = 64;
 
-export function partExpr(p: QueryPart): string {
-  switch (p.kind) {
-    case 'term':
-      return quote(p.term);
-    case 'prefix':
-      return `${quote(p.term)}*`;
-    case 'phrase':
-      return quote(p.terms.join(' '));
-  }
-}
+
+
 
 export class FtsSearch {
-  constructor(private readonly db: Database) {}
+  private readonly stats: FtsStats;
+  private readonly collector: CandidateCollector;
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(private readonly db: Database) {
+    this.stats = new FtsStats(db);
+    this.collector = new CandidateCollector(db, this.stats);
+  }
 
   search(parts: readonly QueryPart[], v: Visibility, options: FtsOptions = {}): FtsHit[] {
     if (parts.length === 0) return [];
-    const limit = Math.min(Math.max(1, options.limit ?? 10), 200);
+    const limit = Math.min(Math.max(1, Math.trunc(options.limit ?? 10)), MAX_LIMIT);
     const scope = scopeSql(v);
     const filters = [options.includeSuperseded ? 'f.deleted_at IS NULL' : 'f.valid_until IS NULL', scope.sql];
     if (options.credentialsOnly) filters.push(CREDENTIAL_SQL);
-    const where = filters.join(' AND ');
-    const orExpr = parts.map(partExpr).join(' OR ');
-
-    if (options.unbounded) {
-      const sql = `SELECT f.*, bm25(facts_fts, ${BM25_WEIGHTS}) AS rank FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
-        WHERE facts_fts MATCH ? AND ${where} ORDER BY rank LIMIT ${limit}`;
-      return this.hits(this.db.prepare(sql).all(orExpr, ...scope.params) as (FactRow & { rank: number })[]);
-    }
-
-    const cap = Math.min(Math.max(limit, options.candidateCap ?? 400), 5000);
-    const legSql = `SELECT facts_fts.rowid AS seq FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
-      WHERE facts_fts MATCH ? AND ${where} ORDER BY facts_fts.rowid DESC LIMIT ${cap}`;
-    const leg = this.db.prepare(legSql).pluck();
-    const candidates = new Set<number>();
-    const legs = parts.length > 1 ? [parts.map(partExpr).join(' AND '), ...parts.map(partExpr)] : [orExpr];
-    for (const expr of legs) for (const seq of leg.all(expr, ...scope.params) as number[]) candidates.add(seq);
-    if (candidates.size === 0) return [];
-
-    const rankSql = `SELECT f.*, bm25(facts_fts, ${BM25_WEIGHTS}) AS rank FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
-      WHERE facts_fts MATCH ? AND facts_fts.rowid IN (SELECT value FROM json_each(?)) ORDER BY rank LIMIT ${limit}`;
-    const rows = this.db.prepare(rankSql).all(orExpr, JSON.stringify([...candidates])) as (FactRow & { rank: number })[];
-    return this.hits(rows);
+    const filter: Filter = { sql: filters.join(' AND '), params: scope.params };
+    if (options.unbounded) return this.unbounded(parts, filter, limit);
+    return this.bounded(parts, filter, limit, options.candidateCap);
   }
 
-  private hits(rows: (FactRow & { rank: number })[]): FtsHit[] {
+  private unbounded(parts: readonly QueryPart[], filter: Filter, limit: number): FtsHit[] {
+    const orExpr = parts.map(partExpr).join(' OR ');
+    const sql = `SELECT f.*, bm25(facts_fts, ${BM25_WEIGHTS}) AS rank FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
+      WHERE facts_fts MATCH ? AND ${filter.sql} ORDER BY rank LIMIT ${limit}`;
+    const rows = this.statement(sql).all(orExpr, ...filter.params) as (FactRow & { rank: number })[];
     return rows.map((r) => ({ fact: toFact(r), relevance: -r.rank }));
+  }
+
+  private bounded(parts: readonly QueryPart[], filter: Filter, limit: number, cap: number | undefined): FtsHit[] {
+    const totals = this.stats.totals();
+    if (totals.rows === 0) return [];
+    const planned = planParts(parts, this.stats, totals);
+    const found = this.collector.collect(planned, filter, limit, cap, totals.rows);
+    if (found.rows.size === 0) return [];
+    const scorer = new RowScorer(planned.map((p) => p.matcher), totals.avgLen);
+    const scored: { seq: number; score: number }[] = [];
+    for (const c of found.rows.values()) {
+      const score = scorer.score([c.text, c.entity ?? '', c.tags_text]);
+      // A row known only from a cached list may no longer match (edited since): drop it then.
+      if (score > 0 || !found.cachedOnly.has(c.seq)) scored.push({ seq: c.seq, score });
+    }
+    scored.sort((a, b) => b.score - a.score || b.seq - a.seq);
+    return this.fetch(scored.slice(0, limit));
+  }
+
+  /** The full rows of the ranked top, in rank order. */
+  private fetch(top: readonly { seq: number; score: number }[]): FtsHit[] {
+    const sql = 'SELECT f.* FROM facts f WHERE f.seq IN (SELECT value FROM json_each(?))';
+    const rows = this.statement(sql).all(JSON.stringify(top.map((t) => t.seq))) as FactRow[];
+    const bySeq = new Map(rows.map((r) => [r.seq, r]));
+    const hits: FtsHit[] = [];
+    for (const t of top) {
+      const row = bySeq.get(t.seq);
+      if (row) hits.push({ fact: toFact(row), relevance: t.score });
+    }
+    return hits;
+  }
+
+  private statement(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
   }
 }

@@ -3,6 +3,7 @@
  * as additional authenticated data, so a row copied to another service or scope fails to decrypt.
  * Listing never touches a secret.
  */
+import { prep } from './prepared.js';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { MemoryError } from '../core/errors.js';
@@ -56,9 +57,8 @@ export class VaultRepo {
     cipher.setAAD(aad(service, sk, type));
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     const tag = cipher.getAuthTag();
-    const existed = this.db.prepare('SELECT created_at FROM vault WHERE service = ? AND scope_key = ?').get(service, sk) as { created_at: number } | undefined;
-    this.db
-      .prepare(`INSERT OR REPLACE INTO vault (service, scope_key, scope_kind, scope_agent, scope_session, type, note, iv, tag, ciphertext, key_id, created_at, updated_at)
+    const existed = prep(this.db, 'SELECT created_at FROM vault WHERE service = ? AND scope_key = ?').get(service, sk) as { created_at: number } | undefined;
+    prep(this.db, `INSERT OR REPLACE INTO vault (service, scope_key, scope_kind, scope_agent, scope_session, type, note, iv, tag, ciphertext, key_id, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(service, sk, scope.kind, scope.agentId, scope.sessionId, type, note, iv, tag, ciphertext, k.id, existed?.created_at ?? at, at);
     return existed !== undefined;
@@ -67,8 +67,7 @@ export class VaultRepo {
   /** The entries the caller may see for a service, most specific scope first (session, agent, global). */
   private rows(service: string, v: Visibility): VaultRow[] {
     const s = scopeSql(v, 'vault');
-    return this.db
-      .prepare(`SELECT * FROM vault WHERE service = ? AND ${s.sql}
+    return prep(this.db, `SELECT * FROM vault WHERE service = ? AND ${s.sql}
         ORDER BY CASE scope_kind WHEN 'session' THEN 0 WHEN 'agent' THEN 1 ELSE 2 END LIMIT 1`)
       .all(service, ...s.params) as VaultRow[];
   }
@@ -99,10 +98,10 @@ export class VaultRepo {
 
   list(v: Visibility): VaultEntry[] {
     const s = scopeSql(v, 'vault');
-    return (this.db.prepare(`SELECT * FROM vault WHERE ${s.sql} ORDER BY service, scope_key`).all(...s.params) as VaultRow[]).map(toEntry);
+    return (prep(this.db, `SELECT * FROM vault WHERE ${s.sql} ORDER BY service, scope_key`).all(...s.params) as VaultRow[]).map(toEntry);
   }
 
   remove(service: string, scope: Scope): boolean {
-    return this.db.prepare('DELETE FROM vault WHERE service = ? AND scope_key = ?').run(service, scopeKey(scope)).changes > 0;
+    return prep(this.db, 'DELETE FROM vault WHERE service = ? AND scope_key = ?').run(service, scopeKey(scope)).changes > 0;
   }
 }

@@ -1,0 +1,313 @@
+/**
+ * Import and export in ONE documented JSON format (docs/cli.md, "Export format"): facts with their scope
+ * and vault pointer, links, and vault entries as pointers only. Secrets never leave the vault.
+ *
+ * Import is all-or-nothing per file. Every record is validated on its own: an invalid record, a duplicate,
+ * or a link naming an unknown fact is skipped and reported (kind, index, reason). Everything accepted is
+ * written in ONE transaction, so a failure part-way (disk full, a crash) leaves the database exactly as it
+ * was: never a half-written fact, never a link without its facts. Fact ids are kept, which makes importing
+ * the same file twice a no-op (every record is reported as a duplicate).
+ */
+import { z } from 'zod';
+import { MemoryError } from '../core/errors.js';
+import { newFactId, newLinkId, type FactId } from '../core/ids.js';
+import { LINK_RULES } from '../core/rules.js';
+import { visibility, type Visibility } from '../core/scope.js';
+import { strength } from '../core/strength.js';
+import { LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Caller, type Fact, type Link, type Scope, type VaultEntry } from '../core/types.js';
+import { MAX_PAGE, type NewFact } from '../store/facts.js';
+import { toLink, type LinkRow } from '../store/rows.js';
+import { scopeKey } from '../store/vault.js';
+import type { Ctx } from './context.js';
+import { LIMITS, idSchemas, parse, storeSchema } from './inputs.js';
+import { insertFact, supersede } from './versions.js';
+
+export const EXPORT_FORMAT = 'hybrid-mem-export';
+export const EXPORT_VERSION = 1;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+/** Epoch milliseconds or an ISO-8601 date-time. */
+const time = z.union([z.int().min(0), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))]);
+const name = z.string().trim().min(1).max(LIMITS.idMax);
+
+const scopeSchema = z
+  .strictObject({ kind: z.enum(SCOPE_KINDS), agentId: name.nullable().default(null), sessionId: name.nullable().default(null) })
+  .refine((s) => s.kind !== 'agent' || s.agentId !== null, { message: 'an agentId for agent scope', path: ['agentId'] })
+  .refine((s) => s.kind !== 'session' || s.sessionId !== null, { message: 'a sessionId for session scope', path: ['sessionId'] })
+  .transform((s): Scope => (s.kind === 'global' ? { kind: 'global', agentId: null, sessionId: null } : s.kind === 'agent' ? { ...s, sessionId: null } : s));
+
+const s = storeSchema.shape;
+const factRecord = z
+  .strictObject({
+    id: idSchemas.fact.optional(),
+    text: s.text,
+    category: s.category,
+    entity: s.entity,
+    tags: s.tags,
+    importance: s.importance,
+    confidence: s.confidence,
+    decayClass: s.decayClass,
+    expiresAt: s.expiresAt,
+    pinned: s.pinned,
+    scope: scopeSchema.default({ kind: 'global', agentId: null, sessionId: null }),
+    vaultService: z.string().trim().min(1).max(LIMITS.entityMax).nullable().default(null),
+    lineageId: idSchemas.fact.optional(),
+    version: z.int().min(1).default(1),
+    supersedes: idSchemas.fact.nullable().default(null),
+    supersededBy: idSchemas.fact.nullable().default(null),
+    createdAt: time.optional(),
+    updatedAt: time.optional(),
+    validFrom: time.optional(),
+    validUntil: time.nullable().default(null),
+    lastRecalledAt: time.nullable().default(null),
+  })
+  .refine((f) => (f.validUntil === null) === (f.supersededBy === null), { message: 'validUntil and supersededBy set together (a superseded version)', path: ['supersededBy'] });
+type FactRecord = z.output<typeof factRecord>;
+
+const linkRecord = z.strictObject({
+  id: idSchemas.link.optional(),
+  sourceId: idSchemas.fact,
+  targetId: idSchemas.fact,
+  linkType: z.enum(LINK_TYPES).default('RELATED_TO'),
+  strength: z.number().min(0).max(1).default(LINK_RULES.defaultStrength),
+  createdAt: time.optional(),
+});
+
+const vaultRecord = z.strictObject({
+  service: z.string().trim().min(1).max(LIMITS.entityMax),
+  type: z.enum(VAULT_TYPES),
+  scope: scopeSchema.default({ kind: 'global', agentId: null, sessionId: null }),
+  note: z.string().max(500).nullable().default(null),
+});
+
+const documentSchema = z.strictObject({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.literal(EXPORT_VERSION),
+  exportedAt: time.optional(),
+  facts: z.array(z.unknown()).default([]),
+  links: z.array(z.unknown()).default([]),
+  vault: z.array(z.unknown()).default([]),
+});
+
+type Dropped = 'recallCount' | 'deletedAt' | 'endedReason' | 'episodeId' | 'source' | Times;
+type Times = 'expiresAt' | 'createdAt' | 'updatedAt' | 'validFrom' | 'validUntil' | 'lastRecalledAt';
+/** A fact as exported: times as ISO-8601 strings; recall counts, episodes and deletion state stay behind. */
+export type ExportedFact = Omit<Fact, Dropped> &
+  Readonly<Record<'createdAt' | 'updatedAt' | 'validFrom', string>> &
+  Readonly<Record<'expiresAt' | 'validUntil' | 'lastRecalledAt', string | null>>;
+export type ExportedLink = Pick<Link, 'id' | 'sourceId' | 'targetId' | 'linkType' | 'strength'> & { readonly createdAt: string };
+export type ExportedVaultEntry = Pick<VaultEntry, 'service' | 'type' | 'scope' | 'note'>;
+
+export interface ExportDocument {
+  readonly format: typeof EXPORT_FORMAT;
+  readonly version: typeof EXPORT_VERSION;
+  readonly exportedAt: string;
+  readonly facts: readonly ExportedFact[];
+  readonly links: readonly ExportedLink[];
+  readonly vault: readonly ExportedVaultEntry[];
+}
+
+export interface ExportOptions {
+  /** Also export superseded versions (whole version chains); default: current facts only. */
+  readonly allVersions?: boolean;
+}
+
+/** Everything the caller may see, oldest first, read in one snapshot. */
+export function exportData(ctx: Ctx, options: ExportOptions, caller: Caller): ExportDocument {
+  const v = visibility(caller);
+  return ctx.db.transaction(() => {
+    const facts = exportedFacts(ctx, v, options.allVersions ?? false);
+    const ids = new Set<string>(facts.map((f) => f.id));
+    const links = (ctx.db.prepare('SELECT * FROM links ORDER BY seq').all() as LinkRow[])
+      .map(toLink)
+      .filter((l) => ids.has(l.sourceId) && ids.has(l.targetId))
+      .map((l) => ({ id: l.id, sourceId: l.sourceId, targetId: l.targetId, linkType: l.linkType, strength: l.strength, createdAt: iso(l.createdAt) }));
+    const vault = ctx.vault.list(v).map((e) => ({ service: e.service, type: e.type, scope: e.scope, note: e.note }));
+    return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: iso(ctx.now()), facts: facts.map(exportFact), links, vault } as const;
+  })();
+}
+
+function exportedFacts(ctx: Ctx, v: Visibility, allVersions: boolean): Fact[] {
+  const out: Fact[] = [];
+  for (let before: FactId | undefined; ; ) {
+    const page = ctx.facts.list(v, { includeSuperseded: allVersions, limit: MAX_PAGE, before });
+    out.push(...page.filter((f) => f.validUntil === null || f.endedReason === 'superseded'));
+    if (page.length < MAX_PAGE) break;
+    before = page[page.length - 1]?.id;
+  }
+  return out.reverse();
+}
+
+function exportFact(f: Fact): ExportedFact {
+  const { id, text, category, entity, tags, importance, confidence, decayClass, pinned, scope, vaultService, lineageId, version, supersedes, supersededBy } = f;
+  const times = { createdAt: iso(f.createdAt), updatedAt: iso(f.updatedAt), validFrom: iso(f.validFrom) };
+  const optional = { expiresAt: isoOrNull(f.expiresAt), validUntil: isoOrNull(f.validUntil), lastRecalledAt: isoOrNull(f.lastRecalledAt) };
+  return { id, text, category, entity, tags, importance, confidence, decayClass, pinned, scope, vaultService, lineageId, version, supersedes, supersededBy, ...times, ...optional };
+}
+
+/** Why a record was not imported. Only `invalid` and `unknown_endpoint` fail an import run with `strict`. */
+export type SkipCause = 'invalid' | 'duplicate' | 'unknown_endpoint' | 'expired' | 'stale';
+
+export interface SkippedRecord {
+  readonly kind: 'fact' | 'link' | 'vault';
+  readonly index: number;
+  readonly cause: SkipCause;
+  readonly reason: string;
+}
+
+export interface ImportReport {
+  readonly dryRun: boolean;
+  readonly imported: { readonly facts: number; readonly links: number };
+  readonly skipped: readonly SkippedRecord[];
+  /** Vault entries named by the file whose secret this vault lacks: re-enter them with `vault put`. */
+  readonly vaultMissing: readonly ExportedVaultEntry[];
+}
+
+export interface ImportOptions {
+  /** Validate and report, write nothing. */
+  readonly dryRun?: boolean;
+  /** Write nothing (MEM_ERR_IMPORT_FORMAT) when any record is invalid or a link names an unknown fact. */
+  readonly strict?: boolean;
+}
+
+interface State {
+  readonly ctx: Ctx;
+  readonly now: number;
+  /** Fact id in the file -> fact id in this database. */
+  readonly ids: Map<string, FactId>;
+  readonly skipped: SkippedRecord[];
+  readonly vaultMissing: ExportedVaultEntry[];
+  facts: number;
+  links: number;
+}
+
+class DryRun extends Error {
+  constructor(readonly report: ImportReport) {
+    super('dry run: rolled back');
+  }
+}
+
+/** Import a parsed export document (operator: facts keep the scopes they were exported with). */
+export function importData(ctx: Ctx, doc: unknown, options: ImportOptions = {}): ImportReport {
+  const d = parseDocument(doc);
+  const dryRun = options.dryRun ?? false;
+  const run = (): ImportReport => {
+    const st: State = { ctx, now: ctx.now(), ids: new Map(), skipped: [], vaultMissing: [], facts: 0, links: 0 };
+    d.facts.forEach((raw, index) => importFact(st, raw, index));
+    d.links.forEach((raw, index) => importLink(st, raw, index));
+    checkVault(st, d.vault);
+    const report: ImportReport = { dryRun, imported: { facts: st.facts, links: st.links }, skipped: st.skipped, vaultMissing: st.vaultMissing };
+    if (options.strict) assertStrict(report);
+    if (dryRun) throw new DryRun(report);
+    return report;
+  };
+  try {
+    return ctx.tx('import', run);
+  } catch (err) {
+    // A dry run does every write and rolls it back, so its report is exactly what a real run would do.
+    const dry = err instanceof DryRun ? err : err instanceof MemoryError && err.cause instanceof DryRun ? err.cause : null;
+    if (dry) return dry.report;
+    throw err;
+  }
+}
+
+function parseDocument(doc: unknown): z.output<typeof documentSchema> {
+  try {
+    return parse(documentSchema, doc, 'import');
+  } catch (err) {
+    if (!(err instanceof MemoryError)) throw err;
+    throw new MemoryError('MEM_ERR_IMPORT_FORMAT', `not a ${EXPORT_FORMAT} v${EXPORT_VERSION} document: ${err.message}`, { details: err.details, cause: err });
+  }
+}
+
+function assertStrict(report: ImportReport): void {
+  const bad = report.skipped.find((r) => r.cause === 'invalid' || r.cause === 'unknown_endpoint');
+  if (!bad) return;
+  throw new MemoryError('MEM_ERR_IMPORT_FORMAT', `strict import refused: ${bad.kind} #${bad.index}: ${bad.reason}`, { details: { skipped: report.skipped } });
+}
+
+function validate<S extends z.ZodType>(st: State, schema: S, raw: unknown, kind: SkippedRecord['kind'], index: number): z.output<S> | null {
+  try {
+    return parse(schema, raw, `${kind === 'fact' ? 'facts' : kind === 'link' ? 'links' : 'vault'}.${index}`);
+  } catch (err) {
+    if (!(err instanceof MemoryError)) throw err;
+    st.skipped.push({ kind, index, cause: 'invalid', reason: err.message });
+    return null;
+  }
+}
+
+function importFact(st: State, raw: unknown, index: number): void {
+  const r = validate(st, factRecord, raw, 'fact', index);
+  if (!r) return;
+  const skip = (cause: SkipCause, reason: string, mapTo?: FactId): void => {
+    if (r.id && mapTo) st.ids.set(r.id, mapTo);
+    st.skipped.push({ kind: 'fact', index, cause, reason });
+  };
+  const existing = r.id ? st.ctx.facts.get(r.id) : null;
+  if (existing) return skip('duplicate', `fact ${existing.id} already exists${existing.deletedAt !== null ? ' (deleted here)' : ''}`, existing.id);
+  const id = r.id ?? newFactId(st.now);
+  if (r.validUntil !== null) return insertHistorical(st, r, id);
+  if (r.expiresAt !== null && r.expiresAt <= st.now) return skip('expired', `fact expired at ${iso(r.expiresAt)}`);
+  const dup = r.vaultService ? st.ctx.facts.vaultPointer(r.vaultService, r.scope) : st.ctx.facts.findDuplicate(r);
+  if (dup) return skip('duplicate', `same as current fact ${dup.id}`, dup.id);
+  const lineageId = r.lineageId ?? id;
+  const current = st.ctx.facts.history(lineageId).findLast((f) => f.validUntil === null) ?? null;
+  if (current && current.validFrom > (r.validFrom ?? st.now)) return skip('stale', `this database has a newer version ${current.id}`, current.id);
+  const base = newFact(st, r, id, lineageId);
+  // An older version of this fact is current here: the imported one replaces it, as an edit would.
+  insertFact(st.ctx, current ? { ...base, version: current.version + 1, supersedes: current.id, validFrom: st.now } : base, st.now);
+  if (current) supersede(st.ctx, current, id, st.now);
+  if (r.id) st.ids.set(r.id, id);
+  st.facts++;
+}
+
+function newFact(st: State, r: FactRecord, id: FactId, lineageId: FactId): NewFact {
+  const createdAt = r.createdAt ?? st.now;
+  // No recall history travels with a fact, so decay resumes from its last activity (update or recall).
+  const updatedAt = Math.max(r.updatedAt ?? createdAt, r.lastRecalledAt ?? 0);
+  return { ...r, id, lineageId, createdAt, updatedAt, validFrom: r.validFrom ?? createdAt, episodeId: null, source: 'import', strength: 0 };
+}
+
+/** A superseded version (from an --all-versions export): history only, so no live event. */
+function insertHistorical(st: State, r: FactRecord, id: FactId): void {
+  const f = newFact(st, r, id, r.lineageId ?? id);
+  st.ctx.facts.insert({ ...f, strength: strength({ ...f, recallCount: 0, lastRecalledAt: null }, st.now) });
+  st.ctx.facts.end(id, 'superseded', r.validUntil ?? st.now, r.supersededBy);
+  if (r.id) st.ids.set(r.id, id);
+  st.facts++;
+}
+
+function importLink(st: State, raw: unknown, index: number): void {
+  const r = validate(st, linkRecord, raw, 'link', index);
+  if (!r) return;
+  const skip = (cause: SkipCause, reason: string): void => void st.skipped.push({ kind: 'link', index, cause, reason });
+  const source = endpoint(st, r.sourceId);
+  const target = endpoint(st, r.targetId);
+  if (!source || !target) {
+    const [field, id] = source ? ['targetId', r.targetId] : ['sourceId', r.sourceId];
+    return skip('unknown_endpoint', `links.${index}.${field}: unknown fact ${id} (neither in the file nor in this database)`);
+  }
+  if (source.id === target.id) return skip('invalid', `links.${index}: both ends are fact ${source.id} here`);
+  const existing = st.ctx.links.find(source.id, target.id, r.linkType);
+  if (existing) return skip('duplicate', `${r.linkType} link ${existing.id} already exists`);
+  const id = r.id && !st.ctx.links.get(r.id) ? r.id : newLinkId(st.now);
+  const link: Link = { id, sourceId: source.id, targetId: target.id, linkType: r.linkType, strength: r.strength, createdAt: r.createdAt ?? st.now, updatedAt: st.now, lastStrengthenedAt: null, reinforcements: 0 };
+  st.ctx.links.insert(link);
+  if (source.validUntil === null && target.validUntil === null) st.ctx.emit({ kind: 'link.created', link, scopes: [source.scope, target.scope] });
+  st.links++;
+}
+
+/** The fact a link end names, after id mapping; deleted facts take no new links. */
+function endpoint(st: State, fileId: FactId): Fact | null {
+  const f = st.ctx.facts.get(st.ids.get(fileId) ?? fileId);
+  return f && f.deletedAt === null ? f : null;
+}
+
+function checkVault(st: State, records: readonly unknown[]): void {
+  const present = new Set(st.ctx.vault.list({ all: true, agentIds: 'any', sessionIds: 'any' }).map((e) => `${e.service}\0${scopeKey(e.scope)}`));
+  records.forEach((raw, index) => {
+    const r = validate(st, vaultRecord, raw, 'vault', index);
+    if (r && !present.has(`${r.service}\0${scopeKey(r.scope)}`)) st.vaultMissing.push(r);
+  });
+}

@@ -1,0 +1,179 @@
+/**
+ * BM25 computed in JS exactly as FTS5's bm25() does, for a bounded set of candidate rows:
+ *
+ *   score = sum over query parts p of idf(p) * f(p) * (k1 + 1) / (f(p) + k1 * (1 - b + b * D / avgdl))
+ *
+ * where f(p) is the count of p's instances in the row, each weighted by its column's weight, D the row's
+ * token count over all columns, idf(p) = ln((N - df + 0.5) / (df + 0.5)), floored at 1e-6 (as FTS5 does).
+ * Rows are tokenized like src/core/text.ts `tokenize` (unicode61 rules) and stemmed by src/core/porter.ts
+ * (which agrees with FTS5's porter tokenizer), so f and D match what FTS5 indexed.
+ */
+import { porterStem } from '../core/porter.js';
+import { tokenize, type QueryPart } from '../core/text.js';
+
+export const K1 = 1.2;
+export const B = 0.75;
+/** Column weights of bm25(text, entity, tags): entity and tags are short and deliberate. */
+export const COLUMN_WEIGHTS: readonly number[] = [1.0, 2.0, 1.5];
+
+const MAX_STEM_CACHE = 100_000;
+const stemCache = new Map<string, string>();
+
+export function stem(token: string): string {
+  let s = stemCache.get(token);
+  if (s === undefined) {
+    if (stemCache.size >= MAX_STEM_CACHE) stemCache.clear();
+    s = porterStem(token);
+    stemCache.set(token, s);
+  }
+  return s;
+}
+
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
+/** unicode61's token characters within ASCII: letters and digits. */
+const ASCII_TOKEN_CHAR = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0));
+
+/** Tokens of one column value as FTS5 indexes them (folded, stemmed). */
+export function indexedTokens(value: string): string[] {
+  return tokenize(value).map(stem);
+}
+
+/**
+ * The first characters a token needs to possibly match a query part. Porter stemming never changes a
+ * token's first character, so any other token is only counted (for the row length), never stemmed.
+ */
+export class FirstChars {
+  private readonly ascii = new Uint8Array(128);
+  private readonly other = new Set<string>();
+
+  constructor(matchers: readonly Matcher[]) {
+    for (const m of matchers) {
+      for (const s of m.stems) {
+        const c = s.codePointAt(0);
+        if (c === undefined) continue;
+        if (c < 128) this.ascii[c] = 1;
+        else this.other.add(String.fromCodePoint(c));
+      }
+    }
+  }
+
+  hasAscii(lowerCode: number): boolean {
+    return this.ascii[lowerCode] === 1;
+  }
+
+  has(token: string): boolean {
+    const c = token.codePointAt(0) ?? 0;
+    return c < 128 ? this.ascii[c] === 1 : this.other.has(String.fromCodePoint(c));
+  }
+}
+
+/**
+ * Tokenize `value` into `out` (cleared first): the stem of each token that may match, null for the
+ * others. ASCII text is scanned in place; anything else goes through src/core/text.ts `tokenize`.
+ */
+export function scanTokens(value: string, first: FirstChars, out: (string | null)[]): void {
+  out.length = 0;
+  if (!ASCII.test(value)) {
+    for (const t of tokenize(value)) out.push(first.has(t) ? stem(t) : null);
+    return;
+  }
+  const len = value.length;
+  let i = 0;
+  while (i < len) {
+    if (ASCII_TOKEN_CHAR[value.charCodeAt(i)] !== 1) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < len && ASCII_TOKEN_CHAR[value.charCodeAt(i)] === 1) i++;
+    const c0 = value.charCodeAt(start) | 0x20; // lower case of a letter; digits already have the bit
+    out.push(first.hasAscii(c0) ? stem(value.slice(start, i).toLowerCase()) : null);
+  }
+}
+
+/** A query part as indexed stems, with its idf. */
+export interface Matcher {
+  readonly kind: QueryPart['kind'];
+  /** term: [stem]; prefix: [stemmed prefix]; phrase: the stems in order. */
+  readonly stems: readonly string[];
+  readonly idf: number;
+}
+
+/** The stems FTS5 looks up for a part (it tokenizes and stems query text too, prefixes included). */
+export function partStems(p: QueryPart): string[] {
+  if (p.kind === 'phrase') return p.terms.map(stem);
+  return [stem(p.term)];
+}
+
+export function idf(rows: number, df: number): number {
+  const v = Math.log((rows - df + 0.5) / (df + 0.5));
+  return v > 0 ? v : 1e-6;
+}
+
+function countIn(tokens: readonly (string | null)[], m: Matcher): number {
+  const first = m.stems[0] as string;
+  let n = 0;
+  if (m.kind === 'prefix') {
+    for (const t of tokens) if (t !== null && t.startsWith(first)) n++;
+    return n;
+  }
+  const len = m.stems.length;
+  for (let i = 0; i + len <= tokens.length; i++) {
+    if (tokens[i] !== first) continue;
+    let j = 1;
+    while (j < len && tokens[i + j] === m.stems[j]) j++;
+    if (j === len) n++;
+  }
+  return n;
+}
+
+/** Per-query state of scoreRow: the matchers, their first characters and scratch space. */
+export class RowScorer {
+  private readonly first: FirstChars;
+  private readonly freqs: number[];
+  private readonly tokens: (string | null)[] = [];
+
+  constructor(
+    private readonly matchers: readonly Matcher[],
+    private readonly avgLen: number,
+  ) {
+    this.first = new FirstChars(matchers);
+    this.freqs = new Array<number>(matchers.length).fill(0);
+  }
+
+  /** BM25 of one row given its column values (text, entity, tags). */
+  score(columns: readonly string[]): number {
+    return scoreRow(columns, this.matchers, this.avgLen, this.first, this.freqs, this.tokens);
+  }
+}
+
+function scoreRow(
+  columns: readonly string[],
+  matchers: readonly Matcher[],
+  avgLen: number,
+  first: FirstChars,
+  freqs: number[],
+  tokens: (string | null)[],
+): number {
+  freqs.fill(0);
+  let docLen = 0;
+  for (let c = 0; c < columns.length; c++) {
+    const value = columns[c] as string;
+    if (value.length === 0) continue;
+    scanTokens(value, first, tokens);
+    docLen += tokens.length;
+    const w = COLUMN_WEIGHTS[c] ?? 1;
+    for (let p = 0; p < matchers.length; p++) {
+      const n = countIn(tokens, matchers[p] as Matcher);
+      if (n > 0) freqs[p] = (freqs[p] as number) + n * w;
+    }
+  }
+  const norm = K1 * (1 - B + (B * docLen) / (avgLen > 0 ? avgLen : 1));
+  let score = 0;
+  for (let p = 0; p < matchers.length; p++) {
+    const f = freqs[p] as number;
+    if (f > 0) score += ((matchers[p] as Matcher).idf * f * (K1 + 1)) / (f + norm);
+  }
+  return score;
+}
