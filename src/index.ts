@@ -1,0 +1,10 @@
+/** The public library API of hybrid-mem. */
+export { MemoryService, type MemoryServiceOptions } from './memory/service.js';
+export { resolveConfig, loadConfigFile, defaultDataDir, type ResolvedConfig } from './config/resolve.js';
+export { configJsonSchema } from './config/json-schema.js';
+export { PLUGIN_ID } from './config/defaults.js';
+export { MemoryError, ERROR_CODES, type ErrorCode, type WireError, toWire, fromWire } from './core/errors.js';
+export type { FactId, LinkId, ConflictId, EpisodeId, RecallEventId } from './core/ids.js';
+export * from './core/types.js';
+export type { MemoryEvent, EventKind } from './core/events.js';
+export type { StoreInput, EditInput, LinkInput, RecallInput, VaultPutInput } from './memory/inputs.js';
