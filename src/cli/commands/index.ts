@@ -1,0 +1,45 @@
+/** The command registry, in the order `hybrid-mem --help` lists them. */
+import type { CommandSpec } from '../spec.js';
+import { configCheckCommand } from './config.js';
+import { conflictsCommand, resolveCommand } from './conflicts.js';
+import { deleteCommand, editCommand, listCommand, pinCommand, showCommand, unpinCommand } from './facts.js';
+import { linkCommand, linkTypeCommand, unlinkCommand } from './links.js';
+import { dashboardCommand, serveCommand } from './serve.js';
+import { maintenanceCommand, statsCommand } from './status.js';
+import { recallCommand, storeCommand } from './store.js';
+import { exportCommand, importCommand } from './transfer.js';
+import { vaultGetCommand, vaultListCommand, vaultPutCommand, vaultRemoveCommand } from './vault.js';
+
+export const COMMANDS: readonly CommandSpec[] = [
+  storeCommand,
+  recallCommand,
+  showCommand,
+  listCommand,
+  editCommand,
+  deleteCommand,
+  pinCommand,
+  unpinCommand,
+  linkCommand,
+  unlinkCommand,
+  linkTypeCommand,
+  conflictsCommand,
+  resolveCommand,
+  vaultPutCommand,
+  vaultListCommand,
+  vaultGetCommand,
+  vaultRemoveCommand,
+  importCommand,
+  exportCommand,
+  configCheckCommand,
+  statsCommand,
+  maintenanceCommand,
+  serveCommand,
+  dashboardCommand,
+];
+
+/** First words of two-word commands ("vault put" -> "vault"). */
+export const GROUPS: ReadonlySet<string> = new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0] as string));
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

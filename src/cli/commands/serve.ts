@@ -1,0 +1,133 @@
+/**
+ * serve: keep the store open and run what lives beside it until SIGINT/SIGTERM. What runs is a list of
+ * services (SERVE_SERVICES): today the maintenance timer; the dashboard server joins the list when it lands.
+ * dashboard: honest about the dashboard server not running yet.
+ */
+import type { ResolvedConfig } from '../../config/resolve.js';
+import { toWire } from '../../core/errors.js';
+import type { MemoryService } from '../../memory/service.js';
+import { plural } from '../format.js';
+import type { CommandSpec } from '../spec.js';
+
+export interface ServeContext {
+  readonly svc: MemoryService;
+  readonly config: ResolvedConfig;
+  /** One line for the operator (stderr). */
+  readonly log: (line: string) => void;
+}
+
+export interface RunningService {
+  /** One status phrase, e.g. "maintenance every 60 min". */
+  readonly status: string;
+  stop(): Promise<void> | void;
+}
+
+/** Something `serve` starts beside the store and stops on shutdown, in reverse order. */
+export interface ServeService {
+  readonly name: string;
+  start(ctx: ServeContext): Promise<RunningService> | RunningService;
+}
+
+/** Runs a maintenance pass at start and every maintenance.intervalMinutes. */
+export const maintenanceService: ServeService = {
+  name: 'maintenance',
+  start({ svc, config, log }) {
+    const pass = (): void => {
+      try {
+        const r = svc.runMaintenance();
+        if (r.expired + r.decayed + r.purged > 0) log(`maintenance: expired ${r.expired}, decayed ${r.decayed}, purged ${r.purged}`);
+      } catch (err) {
+        const w = toWire(err);
+        log(`maintenance failed: ${w.code}: ${w.message}`);
+      }
+    };
+    pass();
+    const minutes = config.maintenance.intervalMinutes;
+    const timer = setInterval(pass, minutes * 60_000);
+    return { status: `maintenance every ${minutes} min`, stop: () => clearInterval(timer) };
+  },
+};
+
+export const SERVE_SERVICES: readonly ServeService[] = [maintenanceService];
+
+export const serveCommand: CommandSpec = {
+  name: 'serve',
+  summary: 'keep the store open and run maintenance until SIGINT/SIGTERM',
+  args: [],
+  details: ['Creates the database when missing. Stops cleanly (exit 0) on SIGINT or SIGTERM.'],
+  options: {},
+  async run({ cli }) {
+    const svc = cli.service();
+    const config = cli.config();
+    const say = (human: string, json: unknown): void => void cli.io.stdout.write(`${cli.json ? JSON.stringify(json) : human}\n`);
+    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
+    const running: RunningService[] = [];
+    // Listen before announcing anything: a supervisor may send SIGTERM as soon as it reads the status line.
+    const stopper = untilStopped(cli.io.signal);
+    try {
+      say(`hybrid-mem serving ${config.dbPath}`, { event: 'serving', dbPath: config.dbPath });
+      for (const s of SERVE_SERVICES) running.push(await s.start({ svc, config, log }));
+      const st = svc.stats();
+      const statuses = running.map((r) => r.status);
+      say(`${plural(st.totalFacts, 'fact')}, ${plural(st.links, 'link')}, ${plural(st.openConflicts, 'open conflict')}; ${statuses.join('; ')}`, {
+        event: 'status',
+        stats: st,
+        services: statuses,
+      });
+      const signal = await stopper.stopped;
+      log(`${signal}: shutting down`);
+    } finally {
+      stopper.release();
+      for (const r of running.reverse()) await r.stop();
+    }
+    return { human: 'hybrid-mem stopped', json: { event: 'stopped' } };
+  },
+};
+
+interface Stopper {
+  /** Resolves with the name of what stopped serving: SIGINT, SIGTERM or abort. */
+  readonly stopped: Promise<string>;
+  /** Stop listening (idempotent); also ends the keep-alive timer. */
+  readonly release: () => void;
+}
+
+/** Listens for SIGINT, SIGTERM and an abort of `signal`, and keeps the process alive until one arrives. */
+function untilStopped(signal: AbortSignal | undefined): Stopper {
+  let release = (): void => undefined;
+  const stopped = new Promise<string>((resolve) => {
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    const stop = (name: string): void => {
+      release();
+      resolve(name);
+    };
+    const onInt = (): void => stop('SIGINT');
+    const onTerm = (): void => stop('SIGTERM');
+    const onAbort = (): void => stop('abort');
+    release = () => {
+      clearInterval(keepAlive);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    if (signal?.aborted) stop('abort');
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  return { stopped, release: () => release() };
+}
+
+export const dashboardCommand: CommandSpec = {
+  name: 'dashboard',
+  summary: 'print the dashboard URL (no dashboard server exists in this release yet)',
+  args: [],
+  options: {},
+  run() {
+    return {
+      human: 'hybrid-mem: no dashboard server is running (the dashboard server is not part of this release yet)',
+      humanTo: 'stderr',
+      exitCode: 1,
+      json: { running: false, url: null },
+    };
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * Printing results and errors. Errors are one line on stderr: `hybrid-mem: <CODE>: <message>`, or with
+ * --json one line `{"error":{"code","message","details"}}` on stderr (stdout carries only results, so
+ * `hybrid-mem --json export > file` never writes an error into the file). Exit code 1 for user errors,
+ * 2 for internal ones; the stack (with causes) only when HYBRID_MEM_DEBUG=1.
+ */
+import { MemoryError } from '../core/errors.js';
+import type { CommandResult, Io } from './spec.js';
+
+export function printResult(r: CommandResult, io: Io, json: boolean): void {
+  if (json) {
+    io.stdout.write(`${r.pretty ? JSON.stringify(r.json, null, 2) : JSON.stringify(r.json)}\n`);
+    return;
+  }
+  const out = r.humanTo === 'stderr' ? io.stderr : io.stdout;
+  const text = typeof r.human === 'string' ? r.human : r.human.join('\n');
+  out.write(r.exact ? text : `${text}\n`);
+}
+
+/** Print `err` and return the exit code: 1 for a user error, 2 for anything else. */
+export function reportError(err: unknown, io: Io, json: boolean): number {
+  const e = err instanceof MemoryError ? err : new MemoryError('MEM_ERR_INTERNAL', err instanceof Error ? err.message : String(err), { cause: err });
+  const message = e.message.replace(/\s*\n\s*/g, ' ').trim();
+  if (json) {
+    io.stderr.write(`${JSON.stringify({ error: { code: e.code, message, details: e.details ?? null } })}\n`);
+  } else {
+    io.stderr.write(`hybrid-mem: ${e.code}: ${message}\n`);
+  }
+  if (io.env.HYBRID_MEM_DEBUG === '1') io.stderr.write(`${stackOf(err)}\n`);
+  return e.isUserError ? 1 : 2;
+}
+
+function stackOf(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e !== undefined && depth < 5; depth++) {
+    parts.push(e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+    if (e !== undefined) parts.push('caused by:');
+  }
+  return parts.join('\n');
+}
