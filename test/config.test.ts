@@ -43,6 +43,11 @@ describe('config', () => {
     expect(() => resolveConfig({ dashboard: { port: 70000 } }, { env })).toThrow(/port: expected a number <= 65535, received 70000/);
   });
 
+  it('never echoes a token value', () => {
+    expect(() => resolveConfig({ dashboard: { token: 'sh0rt' } }, { env })).toThrow(/dashboard\.token: expected at least 8 character\(s\), received \(hidden string\)/);
+    expect(() => resolveConfig({ dashboard: { token: 'sh0rt' } }, { env })).not.toThrow(/sh0rt/);
+  });
+
   it('refuses an invalid custom regular expression, naming its index and the parse error', () => {
     try {
       resolveConfig({ autoRecall: { authFailure: { patterns: ['permission denied', '(unclosed'] } } }, { env });

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import type { z } from 'zod';
-import { MemoryError, article, describeValue } from '../core/errors.js';
+import { MemoryError, describeValue } from '../core/errors.js';
+import { describeIssues, issuesMessage } from './issues.js';
 import { PLUGIN_ID } from './defaults.js';
 import { configSchema, type ParsedConfig } from './schema.js';
 
@@ -93,43 +94,11 @@ function pluginEntry(doc: unknown, path: string): unknown {
 
 /** Turn zod issues into one MemoryError naming every bad key path, what was expected and what arrived. */
 function configError(error: z.ZodError, input: unknown, root: string): MemoryError {
-  const lines = error.issues.map((issue) => {
-    const path = [root, ...issue.path.map(String)].join('.');
-    const received = describeValue(valueAt(input, issue.path));
-    if (issue.code === 'unrecognized_keys') {
-      return { path, expected: 'only known keys', received: `unknown key(s) ${issue.keys.join(', ')}` };
-    }
-    return { path, expected: expectedOf(issue), received };
+  const issues = describeIssues(error, input, root);
+  const first = issues[0];
+  return new MemoryError('MEM_ERR_CONFIG_INVALID', `invalid configuration: ${issuesMessage(issues)}`, {
+    details: first ? { ...first, issues } : {},
   });
-  const message = `invalid configuration: ${lines.map((l) => `${l.path}: expected ${l.expected}, received ${l.received}`).join('; ')}`;
-  const first = lines[0];
-  return new MemoryError('MEM_ERR_CONFIG_INVALID', message, {
-    details: first ? { path: first.path, expected: first.expected, received: first.received, issues: lines } : {},
-  });
-}
-
-function expectedOf(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return article(issue.expected === 'int' ? 'integer' : issue.expected);
-    case 'invalid_value':
-      return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'too_small':
-      return issue.origin === 'string' ? `at least ${issue.minimum} characters` : issue.origin === 'array' ? `at least ${issue.minimum} items` : `a number >= ${issue.minimum}`;
-    case 'too_big':
-      return issue.origin === 'string' ? `at most ${issue.maximum} characters` : issue.origin === 'array' ? `at most ${issue.maximum} items` : `a number <= ${issue.maximum}`;
-    default:
-      return issue.message;
-  }
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = input;
-  for (const key of path) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<PropertyKey, unknown>)[key];
-  }
-  return v;
 }
 
 /** Custom patterns must compile as case-insensitive regular expressions; the error names the index. */

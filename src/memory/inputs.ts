@@ -3,7 +3,8 @@
  * Messages name the field, what was expected and what arrived; nothing is written on failure.
  */
 import { z } from 'zod';
-import { MemoryError, article, describeValue } from '../core/errors.js';
+import { describeIssues, issuesMessage } from '../config/issues.js';
+import { MemoryError, describeValue } from '../core/errors.js';
 import { isConflictId, isFactId, isLinkId, type ConflictId, type FactId, type LinkId } from '../core/ids.js';
 import { CALLER_ROLES, CATEGORIES, CONFLICT_RESOLUTIONS, DECAY_CLASSES, LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Caller } from '../core/types.js';
 
@@ -98,45 +99,9 @@ export const idSchemas = { fact: factId, link: linkId, conflict: conflictId } as
 export function parse<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const issues = r.error.issues.map((i) => {
-    const path = [what, ...i.path.map(String)].join('.');
-    const received = i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : describeValue(valueAt(input, i.path));
-    return { path, expected: expected(i), received };
-  });
+  const issues = describeIssues(r.error, input, what);
   const first = issues[0] ?? { path: what, expected: 'valid input', received: describeValue(input) };
-  return fail(issues.map((i) => `${i.path}: expected ${i.expected}, received ${i.received}`).join('; '), first, issues);
-}
-
-function fail(message: string, first: { path: string; expected: string; received: string }, issues: unknown[]): never {
-  throw new MemoryError('MEM_ERR_INVALID_INPUT', message, { details: { ...first, issues } });
-}
-
-function expected(i: z.core.$ZodIssue): string {
-  switch (i.code) {
-    case 'invalid_type':
-      return article(i.expected === 'int' ? 'integer' : i.expected);
-    case 'invalid_value':
-      return `one of ${i.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'too_small':
-      return i.origin === 'string' ? `at least ${i.minimum} character(s)` : i.origin === 'array' ? `at least ${i.minimum} item(s)` : `a number >= ${i.minimum}`;
-    case 'too_big':
-      return i.origin === 'string' ? `at most ${i.maximum} characters` : i.origin === 'array' ? `at most ${i.maximum} items` : `a number <= ${i.maximum}`;
-    case 'unrecognized_keys':
-      return 'only known fields';
-    case 'invalid_union':
-      return 'epoch milliseconds or an ISO-8601 date-time';
-    default:
-      return i.message;
-  }
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = input;
-  for (const k of path) {
-    if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k];
-  }
-  return v;
+  throw new MemoryError('MEM_ERR_INVALID_INPUT', issuesMessage(issues), { details: { ...first, issues } });
 }
 
 export function parseCaller(input: unknown): Caller {
