@@ -353,7 +353,7 @@ describe('commands', () => {
     writeFileSync(join(home, 'config.json'), JSON.stringify({ plugins: { entries: { 'hybrid-mem': { config: { dashboard: { token: 'short' } } } } } }));
     const bad = await cli(home, ['config', 'check']);
     expectUserError(bad, 'MEM_ERR_CONFIG_INVALID');
-    expect(bad.stderr).toContain('dashboard.token: expected at least 8 characters');
+    expect(bad.stderr).toContain('dashboard.token: expected at least 8 character(s)');
     expect(bad.stderr).not.toContain('short');
   });
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultDataDir, loadConfigFile, resolveConfig, type ResolvedConfig } from '../config/resolve.js';
-import { MemoryError, invalidInput } from '../core/errors.js';
+import { invalidInput } from '../core/errors.js';
 import { MemoryService } from '../memory/service.js';
 import { str } from './args.js';
 import type { CliSession, Io, OptionValues } from './spec.js';
@@ -15,16 +15,8 @@ export interface OpenSession extends CliSession {
   close(): void;
 }
 
-/** Resolve the config the way every command does. */
+/** Resolve the config the way every command does (config errors never echo a token: src/config/issues.ts). */
 export function cliConfig(io: Io, opts: OptionValues): ResolvedConfig {
-  try {
-    return findConfig(io, opts);
-  } catch (err) {
-    throw maskConfigError(err);
-  }
-}
-
-function findConfig(io: Io, opts: OptionValues): ResolvedConfig {
   const db = str(opts, 'db');
   const file = str(opts, 'config');
   if (db !== undefined && db.trim() === '') throw invalidInput('--db', 'a database file path', db);
@@ -35,21 +27,6 @@ function findConfig(io: Io, opts: OptionValues): ResolvedConfig {
   const candidate = join(dbPath ? dirname(dbPath) : defaultDataDir(env), 'config.json');
   if (existsSync(candidate)) return loadConfigFile(candidate, { env, dbPath });
   return resolveConfig({}, { env, dbPath, baseDir: io.cwd });
-}
-
-const TOKEN_PATH = /(^|\.)dashboard\.token$/;
-
-/**
- * A config error names what arrived at each bad key; for dashboard.token that would print (part of) a
- * secret, so the message is rebuilt from the issue list with that value masked.
- */
-function maskConfigError(err: unknown): unknown {
-  if (!(err instanceof MemoryError) || err.code !== 'MEM_ERR_CONFIG_INVALID') return err;
-  const issues = err.details?.issues;
-  if (!Array.isArray(issues) || !issues.some((i: { path?: string }) => TOKEN_PATH.test(i.path ?? ''))) return err;
-  const masked = (issues as { path: string; expected: string; received: string }[]).map((i) => (TOKEN_PATH.test(i.path) ? { ...i, received: '(a value, masked)' } : i));
-  const message = `invalid configuration: ${masked.map((i) => `${i.path}: expected ${i.expected}, received ${i.received}`).join('; ')}`;
-  return new MemoryError('MEM_ERR_CONFIG_INVALID', message, { details: { ...masked[0], issues: masked } });
 }
 
 export function createSession(io: Io, opts: OptionValues): OpenSession {

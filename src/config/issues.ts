@@ -14,10 +14,10 @@ export interface Issue {
 /** Field names whose values never appear in a message. */
 const SENSITIVE = new Set(['secret', 'token', 'password', 'apiKey', 'key']);
 
-export function describeIssues(error: z.ZodError, input: unknown, root: string): Issue[] {
+export function describeIssues(error: z.ZodError, input: unknown, root: string, noun: 'key' | 'field' = 'key'): Issue[] {
   return error.issues.map((i) => {
     const path = [root, ...i.path.map(String)].join('.');
-    if (i.code === 'unrecognized_keys') return { path, expected: 'only known keys', received: `unknown key(s) ${i.keys.join(', ')}` };
+    if (i.code === 'unrecognized_keys') return { path, expected: `only known ${noun}s`, received: `unknown ${noun}(s) ${i.keys.join(', ')}` };
     const last = i.path[i.path.length - 1];
     const value = valueAt(input, i.path);
     const received = typeof last === 'string' && SENSITIVE.has(last) && value !== undefined ? `(hidden ${typeof value})` : describeValue(value);

@@ -99,7 +99,7 @@ export const idSchemas = { fact: factId, link: linkId, conflict: conflictId } as
 export function parse<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const issues = describeIssues(r.error, input, what);
+  const issues = describeIssues(r.error, input, what, 'field');
   const first = issues[0] ?? { path: what, expected: 'valid input', received: describeValue(input) };
   throw new MemoryError('MEM_ERR_INVALID_INPUT', issuesMessage(issues), { details: { ...first, issues } });
 }

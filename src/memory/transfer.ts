@@ -8,145 +8,21 @@
  * was: never a half-written fact, never a link without its facts. Fact ids are kept, which makes importing
  * the same file twice a no-op (every record is reported as a duplicate).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { MemoryError } from '../core/errors.js';
 import { newFactId, newLinkId, type FactId } from '../core/ids.js';
-import { LINK_RULES } from '../core/rules.js';
-import { visibility, type Visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
-import { LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Caller, type Fact, type Link, type Scope, type VaultEntry } from '../core/types.js';
-import { MAX_PAGE, type NewFact } from '../store/facts.js';
-import { toLink, type LinkRow } from '../store/rows.js';
+import type { Fact, Link } from '../core/types.js';
+import type { NewFact } from '../store/facts.js';
 import { scopeKey } from '../store/vault.js';
 import type { Ctx } from './context.js';
-import { LIMITS, idSchemas, parse, storeSchema } from './inputs.js';
+import { parse } from './inputs.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, documentSchema, factRecord, iso, linkRecord, vaultRecord, type ExportedVaultEntry, type FactRecord } from './transfer-format.js';
 import { insertFact, supersede } from './versions.js';
 
-export const EXPORT_FORMAT = 'hybrid-mem-export';
-export const EXPORT_VERSION = 1;
+export * from './transfer-format.js';
+export * from './transfer-export.js';
 
-const iso = (ms: number): string => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
-/** Epoch milliseconds or an ISO-8601 date-time. */
-const time = z.union([z.int().min(0), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))]);
-const name = z.string().trim().min(1).max(LIMITS.idMax);
-
-const scopeSchema = z
-  .strictObject({ kind: z.enum(SCOPE_KINDS), agentId: name.nullable().default(null), sessionId: name.nullable().default(null) })
-  .refine((s) => s.kind !== 'agent' || s.agentId !== null, { message: 'an agentId for agent scope', path: ['agentId'] })
-  .refine((s) => s.kind !== 'session' || s.sessionId !== null, { message: 'a sessionId for session scope', path: ['sessionId'] })
-  .transform((s): Scope => (s.kind === 'global' ? { kind: 'global', agentId: null, sessionId: null } : s.kind === 'agent' ? { ...s, sessionId: null } : s));
-
-const s = storeSchema.shape;
-const factRecord = z
-  .strictObject({
-    id: idSchemas.fact.optional(),
-    text: s.text,
-    category: s.category,
-    entity: s.entity,
-    tags: s.tags,
-    importance: s.importance,
-    confidence: s.confidence,
-    decayClass: s.decayClass,
-    expiresAt: s.expiresAt,
-    pinned: s.pinned,
-    scope: scopeSchema.default({ kind: 'global', agentId: null, sessionId: null }),
-    vaultService: z.string().trim().min(1).max(LIMITS.entityMax).nullable().default(null),
-    lineageId: idSchemas.fact.optional(),
-    version: z.int().min(1).default(1),
-    supersedes: idSchemas.fact.nullable().default(null),
-    supersededBy: idSchemas.fact.nullable().default(null),
-    createdAt: time.optional(),
-    updatedAt: time.optional(),
-    validFrom: time.optional(),
-    validUntil: time.nullable().default(null),
-    lastRecalledAt: time.nullable().default(null),
-  })
-  .refine((f) => (f.validUntil === null) === (f.supersededBy === null), { message: 'validUntil and supersededBy set together (a superseded version)', path: ['supersededBy'] });
-type FactRecord = z.output<typeof factRecord>;
-
-const linkRecord = z.strictObject({
-  id: idSchemas.link.optional(),
-  sourceId: idSchemas.fact,
-  targetId: idSchemas.fact,
-  linkType: z.enum(LINK_TYPES).default('RELATED_TO'),
-  strength: z.number().min(0).max(1).default(LINK_RULES.defaultStrength),
-  createdAt: time.optional(),
-});
-
-const vaultRecord = z.strictObject({
-  service: z.string().trim().min(1).max(LIMITS.entityMax),
-  type: z.enum(VAULT_TYPES),
-  scope: scopeSchema.default({ kind: 'global', agentId: null, sessionId: null }),
-  note: z.string().max(500).nullable().default(null),
-});
-
-const documentSchema = z.strictObject({
-  format: z.literal(EXPORT_FORMAT),
-  version: z.literal(EXPORT_VERSION),
-  exportedAt: time.optional(),
-  facts: z.array(z.unknown()).default([]),
-  links: z.array(z.unknown()).default([]),
-  vault: z.array(z.unknown()).default([]),
-});
-
-type Dropped = 'recallCount' | 'deletedAt' | 'endedReason' | 'episodeId' | 'source' | Times;
-type Times = 'expiresAt' | 'createdAt' | 'updatedAt' | 'validFrom' | 'validUntil' | 'lastRecalledAt';
-/** A fact as exported: times as ISO-8601 strings; recall counts, episodes and deletion state stay behind. */
-export type ExportedFact = Omit<Fact, Dropped> &
-  Readonly<Record<'createdAt' | 'updatedAt' | 'validFrom', string>> &
-  Readonly<Record<'expiresAt' | 'validUntil' | 'lastRecalledAt', string | null>>;
-export type ExportedLink = Pick<Link, 'id' | 'sourceId' | 'targetId' | 'linkType' | 'strength'> & { readonly createdAt: string };
-export type ExportedVaultEntry = Pick<VaultEntry, 'service' | 'type' | 'scope' | 'note'>;
-
-export interface ExportDocument {
-  readonly format: typeof EXPORT_FORMAT;
-  readonly version: typeof EXPORT_VERSION;
-  readonly exportedAt: string;
-  readonly facts: readonly ExportedFact[];
-  readonly links: readonly ExportedLink[];
-  readonly vault: readonly ExportedVaultEntry[];
-}
-
-export interface ExportOptions {
-  /** Also export superseded versions (whole version chains); default: current facts only. */
-  readonly allVersions?: boolean;
-}
-
-/** Everything the caller may see, oldest first, read in one snapshot. */
-export function exportData(ctx: Ctx, options: ExportOptions, caller: Caller): ExportDocument {
-  const v = visibility(caller);
-  return ctx.db.transaction(() => {
-    const facts = exportedFacts(ctx, v, options.allVersions ?? false);
-    const ids = new Set<string>(facts.map((f) => f.id));
-    const links = (ctx.db.prepare('SELECT * FROM links ORDER BY seq').all() as LinkRow[])
-      .map(toLink)
-      .filter((l) => ids.has(l.sourceId) && ids.has(l.targetId))
-      .map((l) => ({ id: l.id, sourceId: l.sourceId, targetId: l.targetId, linkType: l.linkType, strength: l.strength, createdAt: iso(l.createdAt) }));
-    const vault = ctx.vault.list(v).map((e) => ({ service: e.service, type: e.type, scope: e.scope, note: e.note }));
-    return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: iso(ctx.now()), facts: facts.map(exportFact), links, vault } as const;
-  })();
-}
-
-function exportedFacts(ctx: Ctx, v: Visibility, allVersions: boolean): Fact[] {
-  const out: Fact[] = [];
-  for (let before: FactId | undefined; ; ) {
-    const page = ctx.facts.list(v, { includeSuperseded: allVersions, limit: MAX_PAGE, before });
-    out.push(...page.filter((f) => f.validUntil === null || f.endedReason === 'superseded'));
-    if (page.length < MAX_PAGE) break;
-    before = page[page.length - 1]?.id;
-  }
-  return out.reverse();
-}
-
-function exportFact(f: Fact): ExportedFact {
-  const { id, text, category, entity, tags, importance, confidence, decayClass, pinned, scope, vaultService, lineageId, version, supersedes, supersededBy } = f;
-  const times = { createdAt: iso(f.createdAt), updatedAt: iso(f.updatedAt), validFrom: iso(f.validFrom) };
-  const optional = { expiresAt: isoOrNull(f.expiresAt), validUntil: isoOrNull(f.validUntil), lastRecalledAt: isoOrNull(f.lastRecalledAt) };
-  return { id, text, category, entity, tags, importance, confidence, decayClass, pinned, scope, vaultService, lineageId, version, supersedes, supersededBy, ...times, ...optional };
-}
-
-/** Why a record was not imported. Only `invalid` and `unknown_endpoint` fail an import run with `strict`. */
 export type SkipCause = 'invalid' | 'duplicate' | 'unknown_endpoint' | 'expired' | 'stale';
 
 export interface SkippedRecord {
@@ -311,3 +187,4 @@ function checkVault(st: State, records: readonly unknown[]): void {
     if (r && !present.has(`${r.service}\0${scopeKey(r.scope)}`)) st.vaultMissing.push(r);
   });
 }
+
