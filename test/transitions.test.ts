@@ -256,3 +256,14 @@ describe('episodes and recall history', () => {
     expect(recallEvent).toMatchObject({ recallId: r.recallId });
   });
 });
+
+describe('batch store', () => {
+  it('is all or nothing, and delivers events only after commit', () => {
+    const ok = svc.memoryStoreMany([{ text: 'one' }, { text: 'two' }]);
+    expect(ok.map((r) => r.created)).toEqual([true, true]);
+    const before = events.length;
+    expect(() => svc.memoryStoreMany([{ text: 'three' }, { text: '' }])).toThrow(expect.objectContaining({ code: 'MEM_ERR_INVALID_INPUT' }));
+    expect(svc.listFacts().map((f) => f.text).sort()).toEqual(['one', 'two']);
+    expect(events.length).toBe(before);
+  });
+});
