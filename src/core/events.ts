@@ -4,7 +4,7 @@
  * reveals, so delivery can drop (or, for recalls, trim) what a subscriber may not see.
  */
 import type { FactId, LinkId, RecallEventId } from './ids.js';
-import { isVisible } from './scope.js';
+import { isVisible, ownsRecall } from './scope.js';
 import type { Caller, Category, Conflict, Link, RecallKind, Scope } from './types.js';
 
 export const EVENT_KINDS = [
@@ -69,9 +69,7 @@ export type MemoryEvent = EventPayload & { readonly seq: number; readonly at: nu
  */
 export function eventFor(event: MemoryEvent, caller: Caller): MemoryEvent | null {
   if (event.kind === 'recall') {
-    const owns = caller.role === 'operator' || (caller.agentId !== null && caller.agentId === event.owner.agentId) ||
-      (event.owner.agentId === null && caller.sessionId !== null && caller.sessionId === event.owner.sessionId);
-    if (!owns) return null;
+    if (!ownsRecall(event.owner, caller)) return null;
     const scores = event.scores.filter((s) => isVisible(s.scope, caller));
     return { ...event, scores, scopes: scores.map((s) => s.scope) };
   }

@@ -69,3 +69,14 @@ export function scopeFor(kind: ScopeKind, caller: Caller, explicit?: { agentId?:
   if (caller.role !== 'operator' && caller.sessionId !== sessionId) return 'an agent may only write session-scoped facts for its own session';
   return { kind, agentId: explicit?.agentId ?? caller.agentId, sessionId };
 }
+
+/**
+ * Recall history is ownership-gated: the operator reads every recall; an agent reads the recalls its own
+ * agent id made; a caller without an agent id reads those made in its session by callers without one.
+ * The store's SQL (src/store/recalls.ts) mirrors this rule.
+ */
+export function ownsRecall(owner: Caller, caller: Caller): boolean {
+  if (caller.role === 'operator') return true;
+  if (caller.agentId !== null) return owner.agentId === caller.agentId;
+  return caller.sessionId !== null && owner.agentId === null && owner.sessionId === caller.sessionId;
+}

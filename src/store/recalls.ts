@@ -1,6 +1,6 @@
 /**
- * recall_events: every recall with its per-fact scores and its owner. Reading is ownership-gated: the
- * operator reads all; an agent reads the events its own agent id (or, lacking one, its session) made.
+ * recall_events: every recall with its per-fact scores and its owner. Reading is ownership-gated by the
+ * rule `ownsRecall` in src/core/scope.ts, mirrored here in SQL.
  */
 import { prep } from './prepared.js';
 import type { Database } from 'better-sqlite3';
