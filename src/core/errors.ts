@@ -29,6 +29,11 @@ export const ERROR_CODES = {
   MEM_ERR_DB_FULL: { kind: 'internal', summary: 'The disk is full; the transaction was rolled back and nothing was written.' },
   MEM_ERR_DB_CORRUPT: { kind: 'internal', summary: 'The database file is damaged or not a hybrid-mem database.' },
   MEM_ERR_DB_TOO_NEW: { kind: 'internal', summary: 'The database was written by a newer hybrid-mem (schema version above this build).' },
+  MEM_ERR_ACTOR_CRASHED: { kind: 'internal', summary: 'A worker thread died during the call; it was replaced, and the call can be retried.' },
+  MEM_ERR_ACTOR_TIMEOUT: { kind: 'internal', summary: 'A worker call ran past its deadline; the worker was replaced.' },
+  MEM_ERR_ACTOR_CLOSED: { kind: 'internal', summary: 'The call was made or still pending while the service was shutting down.' },
+  MEM_ERR_EMBEDDING_MODEL: { kind: 'internal', summary: 'The embedding model cannot be loaded or run (the message names the provider and the file).' },
+  MEM_ERR_VECTOR_INDEX: { kind: 'internal', summary: 'The vector index failed; it is rebuilt from SQLite and search answers from full text meanwhile.' },
   MEM_ERR_INTERNAL: { kind: 'internal', summary: 'An unexpected internal failure; the message and its cause say more.' },
 } as const satisfies Record<string, { kind: 'user' | 'internal'; summary: string }>;
 

@@ -1,0 +1,101 @@
+/**
+ * A pool of stateless worker threads (piscina) behind a typed call interface. Every call has a deadline:
+ * a worker past it is terminated (piscina replaces it) and the call fails with MEM_ERR_ACTOR_TIMEOUT; a
+ * worker that dies fails its call with MEM_ERR_ACTOR_CRASHED and is replaced; calls during or after
+ * shutdown fail with MEM_ERR_ACTOR_CLOSED. Workers answer with envelopes (envelope.ts), so typed errors
+ * survive the thread boundary.
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { MemoryError } from '../../core/errors.js';
+import { unwrap, type Call, type Envelope } from './envelope.js';
+import { locateWorker } from './locate.js';
+
+export interface PoolOptions {
+  /** For messages and logs: 'embed', 'recall', ... */
+  readonly name: string;
+  /** The worker module, as `new URL('./worker.js', import.meta.url)`. */
+  readonly worker: URL;
+  readonly maxThreads?: number;
+  readonly minThreads?: number;
+  /** Default deadline per call. */
+  readonly timeoutMs: number;
+  /** Plain data every worker receives (config, paths). */
+  readonly workerData?: Readonly<Record<string, unknown>>;
+  readonly idleTimeoutMs?: number;
+}
+
+export interface CallOptions {
+  readonly timeoutMs?: number;
+  readonly transfer?: readonly ArrayBuffer[];
+  readonly signal?: AbortSignal;
+}
+
+/** Threads for a pool on this machine: leave a core for the main thread. */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(2, availableParallelism() - 1));
+}
+
+export class ActorPool {
+  private readonly piscina: Piscina;
+  private closing = false;
+
+  constructor(private readonly options: PoolOptions) {
+    const where = locateWorker(options.worker);
+    const max = options.maxThreads ?? defaultThreads();
+    this.piscina = new Piscina({
+      filename: where.filename,
+      name: 'default',
+      minThreads: Math.min(options.minThreads ?? 1, max),
+      maxThreads: max,
+      idleTimeout: options.idleTimeoutMs ?? 60_000,
+      workerData: { ...options.workerData, __target: where.target },
+      atomics: 'disabled',
+    });
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** Calls queued, waiting for a free worker. */
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
+  async call<T>(method: string, args: readonly unknown[], opts: CallOptions = {}): Promise<T> {
+    if (this.closing) throw new MemoryError('MEM_ERR_ACTOR_CLOSED', `${this.options.name}: pool is shut down`);
+    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
+    const task: Call = { method, args };
+    try {
+      const result = (await this.piscina.run(task, { signal, transferList: opts.transfer as ArrayBuffer[] | undefined })) as Envelope<T>;
+      return unwrap(result);
+    } catch (err) {
+      if (err instanceof MemoryError) throw err;
+      throw this.failure(err, method, timeoutMs, deadline.aborted);
+    }
+  }
+
+  private failure(err: unknown, method: string, timeoutMs: number, timedOut: boolean): MemoryError {
+    const what = `${this.options.name}.${method}`;
+    if (this.closing) return new MemoryError('MEM_ERR_ACTOR_CLOSED', `${what}: the pool shut down before the call finished`, { cause: err });
+    if (timedOut) return new MemoryError('MEM_ERR_ACTOR_TIMEOUT', `${what}: no answer within ${timeoutMs} ms; the worker was replaced`, { cause: err });
+    if ((err as { name?: string } | null)?.name === 'AbortError') return new MemoryError('MEM_ERR_ACTOR_CLOSED', `${what}: cancelled`, { cause: err });
+    const message = err instanceof Error ? err.message : String(err);
+    return new MemoryError('MEM_ERR_ACTOR_CRASHED', `${what}: the worker died (${message}); it was replaced`, { cause: err });
+  }
+
+  /** Finish queued and running calls, then stop the threads (force after `graceMs`). */
+  async close(graceMs = 5000): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const timer = setTimeout(() => void this.piscina.destroy(), graceMs);
+    try {
+      await this.piscina.close();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
