@@ -33,7 +33,10 @@ function v2Up(db: Db): void {
   const ins = db.prepare('INSERT INTO bulk (n, pad) VALUES (?, randomblob(2000))');
   for (let n = 0; n < V2_ROWS; n++) ins.run(n);
 }
-const V2: Migration = { version: 2, name: 'notes and bulk', up: v2Up };
+/** The test migration comes after every real one. */
+const NEXT = Math.max(...MIGRATIONS.map((m) => m.version)) + 1;
+const REAL_VERSIONS = MIGRATIONS.map((m) => m.version);
+const V2: Migration = { version: NEXT, name: 'notes and bulk', up: v2Up };
 const MIGRATIONS_V2: readonly Migration[] = [...MIGRATIONS, V2];
 
 /**
@@ -46,7 +49,7 @@ const { openDatabase } = await import('./src/store/db.ts');
 const { MIGRATIONS } = await import('./src/store/migrations.ts');
 const [path, rows] = process.argv.slice(1);
 const v2 = {
-  version: 2,
+  version: Math.max(...MIGRATIONS.map((m) => m.version)) + 1,
   name: 'notes and bulk',
   up(db) {
     db.pragma('cache_size = 64');
@@ -119,7 +122,7 @@ describe('schema migrations', () => {
 
     // A reader of the crashed file sees version 1, untouched: none of v2's work is visible.
     const crashed = new Database(home.config.dbPath, { readonly: true });
-    expect(crashed.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual([1]);
+    expect(crashed.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(REAL_VERSIONS);
     expect(tableExists(crashed, 'fact_notes')).toBe(false);
     expect(tableExists(crashed, 'bulk')).toBe(false);
     expect((crashed.prepare('PRAGMA table_info(facts)').all() as { name: string }[]).map((c) => c.name)).not.toContain('reviewed');
@@ -128,10 +131,10 @@ describe('schema migrations', () => {
     const db = openDatabase(home.config.dbPath, { migrations: MIGRATIONS_V2 });
     try {
       expect(db.prepare('SELECT version, count(*) AS n FROM schema_migrations GROUP BY version ORDER BY version').all()).toEqual([
-        { version: 1, n: 1 },
-        { version: 2, n: 1 },
+        ...REAL_VERSIONS.map((version) => ({ version, n: 1 })),
+        { version: NEXT, n: 1 },
       ]);
-      expect(schemaVersion(db)).toBe(2);
+      expect(schemaVersion(db)).toBe(NEXT);
       // v2's work is there once: one note per fact, the bulk table filled once.
       expect(db.prepare('SELECT count(*) FROM fact_notes').pluck().get()).toBe(texts.length);
       expect(db.prepare('SELECT count(*) FROM bulk').pluck().get()).toBe(V2_ROWS);
@@ -153,7 +156,7 @@ describe('schema migrations', () => {
     home = tempHome();
     openDatabase(home.config.dbPath).close();
     const failing: Migration = {
-      version: 2,
+      version: NEXT,
       name: 'fails halfway',
       up: (db) => {
         v2Up(db);
@@ -163,7 +166,7 @@ describe('schema migrations', () => {
     expect(() => openDatabase(home.config.dbPath, { migrations: [...MIGRATIONS, failing] })).toThrow(/no such table/);
     const db = openDatabase(home.config.dbPath);
     try {
-      expect(schemaVersion(db)).toBe(1);
+      expect(schemaVersion(db)).toBe(NEXT - 1);
       expect(tableExists(db, 'fact_notes')).toBe(false);
       expect(tableExists(db, 'bulk')).toBe(false);
     } finally {

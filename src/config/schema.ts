@@ -49,6 +49,19 @@ export const configSchema = z
         keyFile: z.string().min(1).nullable().default(D.vault.keyFile),
       })
       .prefault({}),
+    embedding: z
+      .strictObject({
+        enabled: z.boolean().default(D.embedding.enabled),
+        provider: z.enum(['use-lite', 'onnx']).default(D.embedding.provider),
+        modelDir: z.string().min(1).nullable().default(D.embedding.modelDir),
+        model: z.string().min(1).max(200).nullable().default(D.embedding.model),
+        allowRemote: z.boolean().default(D.embedding.allowRemote),
+      })
+      .refine((e) => e.provider !== 'onnx' || (e.modelDir !== null && e.model !== null), {
+        message: 'provider "onnx" needs modelDir and model',
+        path: ['model'],
+      })
+      .prefault({}),
     maintenance: z
       .strictObject({
         intervalMinutes: z.number().positive().max(10_080).default(D.maintenance.intervalMinutes),

@@ -6,6 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { MemoryError } from '../core/errors.js';
 import { SCHEMA_V1 } from './schema-v1.js';
+import { SCHEMA_V2 } from './schema-v2.js';
 
 export interface Migration {
   readonly version: number;
@@ -14,7 +15,10 @@ export interface Migration {
   readonly up: (db: Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'core: facts, fts, links, episodes, recalls, events, vault', up: (db) => db.exec(SCHEMA_V1) }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'core: facts, fts, links, episodes, recalls, events, vault', up: (db) => db.exec(SCHEMA_V1) },
+  { version: 2, name: 'embeddings: fact_vectors', up: (db) => db.exec(SCHEMA_V2) },
+];
 
 export function schemaVersion(db: Database): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
