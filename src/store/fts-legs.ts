@@ -67,7 +67,7 @@ export class CandidateCollector {
 
   /** One capped, newest-first candidate query. */
   private leg(expr: string, cap: number, filter: Filter, found: Found): { count: number; minSeq: number } {
-    const sql = `SELECT f.seq, f.text, f.entity, f.tags_text FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
+    const sql = `SELECT f.seq, f.text, f.entity, f.tags_text FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
       WHERE facts_fts MATCH ? AND ${filter.sql} ORDER BY facts_fts.rowid DESC LIMIT ?`;
     const rows = this.statement(sql).all(expr, ...filter.params, cap) as Candidate[];
     for (const r of rows) {
@@ -91,8 +91,9 @@ export class CandidateCollector {
       this.stats.fields.set(p.expr, entry);
     }
     if (entry.seqs.length === 0) return;
-    const sql = `SELECT f.seq, f.text, f.entity, f.tags_text FROM json_each(?) j JOIN facts f ON f.seq = j.value
-      WHERE f.deleted_at IS NULL AND ${filter.sql} ORDER BY j.key LIMIT ?`;
+    // CROSS JOIN keeps json_each as the outer loop, so rows come in list order and LIMIT stops early.
+    const sql = `SELECT f.seq, f.text, f.entity, f.tags_text FROM json_each(?) j CROSS JOIN facts f ON f.seq = j.value
+      WHERE f.deleted_at IS NULL AND ${filter.sql} LIMIT ?`;
     const rows = this.statement(sql).all(JSON.stringify(entry.seqs), ...filter.params, cap) as Candidate[];
     for (const r of rows) {
       if (found.rows.has(r.seq)) continue;

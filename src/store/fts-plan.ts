@@ -16,15 +16,19 @@ import type { QueryPart } from '../core/text.js';
 import { idf, partStems, type Matcher } from './fts-score.js';
 import type { CorpusTotals, FtsStats } from './fts-stats.js';
 
-/** Candidate rows a query may fetch in all (raised to 4 x limit for large limits). */
+/** Candidate rows a query may fetch in all (raised to 4 x limit for large limits; see MIN_LEG_CAP). */
 export const CANDIDATE_BUDGET = 600;
 /** Share of the budget for the AND leg (multi-part queries) and for the entity/tags legs. */
 const AND_SHARE = 0.25;
 const FIELD_SHARE = 0.2;
 /** Postings the entity/tags legs may scan per query (about 25 ns each). */
 export const FIELD_POSTINGS_BUDGET = 120_000;
-/** A prefix whose expansions hold more postings than this is searched through its top expansions. */
-export const NATIVE_PREFIX_POSTINGS = 40_000;
+/**
+ * A prefix whose expansions hold more postings than this is searched through its most frequent expansions
+ * (FTS5 merges every expansion's postings up front for a prefix query, ~60 ns each, while an OR of named
+ * terms is merged lazily, newest first).
+ */
+export const NATIVE_PREFIX_POSTINGS = 10_000;
 
 export interface PlannedPart {
   readonly part: QueryPart;
@@ -35,6 +39,9 @@ export interface PlannedPart {
   readonly cost: number;
   readonly matcher: Matcher;
 }
+
+/** Smallest cap of any leg. Worst case: the budget plus MAX_QUERY_PARTS x MIN_LEG_CAP rows. */
+const MIN_LEG_CAP = 10;
 
 export interface Budget {
   readonly minCap: number;
@@ -90,7 +97,8 @@ export function planParts(parts: readonly QueryPart[], stats: FtsStats, totals: 
 
 export function budgetFor(partCount: number, limit: number, total0 = CANDIDATE_BUDGET): Budget {
   const total = Math.max(total0, limit * 4);
-  const minCap = Math.max(limit, 20);
+  // A small floor per leg (not `limit`): 16 parts x limit rows would defeat the budget.
+  const minCap = MIN_LEG_CAP;
   const andCap = partCount > 1 ? Math.floor(total * AND_SHARE) : 0;
   const fieldBudget = Math.floor(total * FIELD_SHARE);
   return { minCap, andCap, partBudget: total - andCap - fieldBudget, fieldBudget };

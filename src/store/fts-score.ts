@@ -29,8 +29,6 @@ export function stem(token: string): string {
   return s;
 }
 
-// eslint-disable-next-line no-control-regex
-const ASCII = /^[\x00-\x7f]*$/;
 /** unicode61's token characters within ASCII: letters and digits. */
 const ASCII_TOKEN_CHAR = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0));
 
@@ -74,22 +72,25 @@ export class FirstChars {
  */
 export function scanTokens(value: string, first: FirstChars, out: (string | null)[]): void {
   out.length = 0;
-  if (!ASCII.test(value)) {
-    for (const t of tokenize(value)) out.push(first.has(t) ? stem(t) : null);
-    return;
-  }
   const len = value.length;
   let i = 0;
   while (i < len) {
-    if (ASCII_TOKEN_CHAR[value.charCodeAt(i)] !== 1) {
+    const c = value.charCodeAt(i);
+    if (c >= 128) return scanUnicode(value, first, out);
+    if (ASCII_TOKEN_CHAR[c] !== 1) {
       i++;
       continue;
     }
     const start = i;
     while (i < len && ASCII_TOKEN_CHAR[value.charCodeAt(i)] === 1) i++;
-    const c0 = value.charCodeAt(start) | 0x20; // lower case of a letter; digits already have the bit
-    out.push(first.hasAscii(c0) ? stem(value.slice(start, i).toLowerCase()) : null);
+    // c | 0x20 lower-cases a letter; digits already have that bit.
+    out.push(first.hasAscii(c | 0x20) ? stem(value.slice(start, i).toLowerCase()) : null);
   }
+}
+
+function scanUnicode(value: string, first: FirstChars, out: (string | null)[]): void {
+  out.length = 0;
+  for (const t of tokenize(value)) out.push(first.has(t) ? stem(t) : null);
 }
 
 /** A query part as indexed stems, with its idf. */

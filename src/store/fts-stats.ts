@@ -109,7 +109,8 @@ export class FtsStats {
     this.termDoc = db.prepare('SELECT doc FROM facts_fts_vocab WHERE term = ?').pluck();
     this.range = db.prepare('SELECT term, doc FROM facts_fts_vocab WHERE term >= ? AND term < ?').raw();
     this.sample = db.prepare(`SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid DESC LIMIT ${PHRASE_SAMPLE}`).pluck();
-    this.seqRange = db.prepare('SELECT min(seq), max(seq) FROM facts').raw();
+    // Two subqueries: SQLite's min/max optimisation (one b-tree end each) does not apply to min() and max() together.
+    this.seqRange = db.prepare('SELECT (SELECT min(seq) FROM facts), (SELECT max(seq) FROM facts)').raw();
   }
 
   /** Lowest and highest seq in facts ([0, 0] when empty). */
@@ -142,6 +143,7 @@ export class FtsStats {
     const key = `phrase:${expr}`;
     const hit = this.dfs.get(key);
     if (hit !== undefined) return hit;
+    if (upper === 0) return 0;
     const rowids = this.sample.all(expr) as number[];
     let df = rowids.length;
     const last = rowids[rowids.length - 1];
@@ -174,6 +176,13 @@ export class FtsStats {
     };
     this.prefixes.set(prefix, stats);
     return stats;
+  }
+
+  /** Drop every cache (the next queries pay the df, expansion and entity/tags scans again). */
+  clear(): void {
+    this.dfs.clear();
+    this.prefixes.clear();
+    this.fields.clear();
   }
 
   private expire(rows: number): void {

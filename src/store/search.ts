@@ -74,6 +74,11 @@ export class FtsSearch {
     this.collector = new CandidateCollector(db, this.stats);
   }
 
+  /** Forget cached statistics and entity/tags lists (e.g. after a bulk import; benchmarks of cold queries). */
+  clearCaches(): void {
+    this.stats.clear();
+  }
+
   search(parts: readonly QueryPart[], v: Visibility, options: FtsOptions = {}): FtsHit[] {
     if (parts.length === 0) return [];
     const limit = Math.min(Math.max(1, Math.trunc(options.limit ?? 10)), MAX_LIMIT);
@@ -106,7 +111,7 @@ export class FtsSearch {
       // A row known only from a cached list may no longer match (edited since): drop it then.
       if (score > 0 || !found.cachedOnly.has(c.seq)) scored.push({ seq: c.seq, score });
     }
-    scored.sort((a, b) => b.score - a.score || b.seq - a.seq);
+    scored.sort((a, b) => b.score - a.score || a.seq - b.seq); // ties: lower seq first, as FTS5 returns them
     return this.fetch(scored.slice(0, limit));
   }
 
