@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Database } from 'better-sqlite3';
 import { Bench } from 'tinybench';
-import { visibility } from '../src/core/scope.js';
+import { visibility, type Visibility } from '../src/core/scope.js';
 import { parseQuery, type QueryPart } from '../src/core/text.js';
 import { OPERATOR } from '../src/core/types.js';
 import { openDatabase } from '../src/store/db.js';
@@ -53,25 +53,39 @@ function latencyOf(bench: Bench, name: string): { p50?: number; p99?: number } {
   return r && 'latency' in r ? { p50: r.latency.p50, p99: r.latency.p99 } : {};
 }
 
-async function latency(db: Database, byKind: Map<QueryKind, QueryPart[][]>): Promise<void> {
+interface Case {
+  readonly label: string;
+  readonly queries: readonly QueryPart[][];
+  readonly v: Visibility;
+}
+
+/** The query kinds as operator, plus common words as a specialist (its scope filter in every leg). */
+function cases(byKind: Map<QueryKind, QueryPart[][]>): Case[] {
+  const operator = visibility(OPERATOR);
+  const specialist = visibility({ role: 'specialist', agentId: 'agent-1', sessionId: 'session-1' });
+  const out: Case[] = [...byKind].map(([kind, queries]) => ({ label: kind, queries, v: operator }));
+  out.push({ label: 'common (specialist)', queries: byKind.get('common') ?? [], v: specialist });
+  return out;
+}
+
+async function latency(db: Database, all: readonly Case[]): Promise<void> {
   const search = new FtsSearch(db);
-  const v = visibility(OPERATOR);
   const bench = new Bench({ time: 1000, iterations: 64, warmupTime: 200 });
-  for (const [kind, queries] of byKind) {
+  for (const c of all) {
     for (const unbounded of [false, true]) {
       let i = 0;
-      bench.add(`${kind} ${unbounded ? 'unbounded' : 'bounded'}`, () => {
-        search.search(queries[i++ % queries.length] as QueryPart[], v, { limit: 10, unbounded });
+      bench.add(`${c.label} ${unbounded ? 'unbounded' : 'bounded'}`, () => {
+        search.search(c.queries[i++ % c.queries.length] as QueryPart[], c.v, { limit: 10, unbounded });
       });
     }
   }
   await bench.run();
-  const rows = [...byKind.keys()].map((kind) => {
-    const b = latencyOf(bench, `${kind} bounded`);
-    const u = latencyOf(bench, `${kind} unbounded`);
-    const cold = coldLatency(search, byKind.get(kind) ?? []);
+  const rows = all.map((c) => {
+    const b = latencyOf(bench, `${c.label} bounded`);
+    const u = latencyOf(bench, `${c.label} unbounded`);
+    const cold = coldLatency(search, c);
     return {
-      kind,
+      kind: c.label,
       'bounded p50': fmt(b.p50),
       'bounded p99': fmt(b.p99),
       'unbounded p50': fmt(u.p50),
@@ -82,17 +96,16 @@ async function latency(db: Database, byKind: Map<QueryKind, QueryPart[][]>): Pro
       'cold max': fmt(cold.max),
     };
   });
-  console.log('\nFTS search latency in ms (limit 10, operator visibility; cold = first call after clearCaches())');
+  console.log('\nFTS search latency in ms (limit 10; cold = first call after clearCaches(), bounded)');
   console.table(rows);
 }
 
 /** Latency of each query right after FtsSearch.clearCaches() (df, expansion and entity/tags caches empty). */
-function coldLatency(search: FtsSearch, queries: readonly QueryPart[][]): { median?: number; max?: number } {
-  const v = visibility(OPERATOR);
-  const times = queries.map((q) => {
+function coldLatency(search: FtsSearch, c: Case): { median?: number; max?: number } {
+  const times = c.queries.map((q) => {
     search.clearCaches();
     const t = performance.now();
-    search.search(q, v, { limit: 10 });
+    search.search(q, c.v, { limit: 10 });
     return performance.now() - t;
   });
   times.sort((a, b) => a - b);
@@ -105,7 +118,7 @@ export async function main(): Promise<void> {
   const byKind = new Map<QueryKind, QueryPart[][]>();
   for (const q of queries) byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), parseQuery(q.query)]);
   console.log(`\nrecall bench: ${facts} facts, ${queries.length} labelled queries (${[...byKind.keys()].join(', ')})`);
-  await latency(db, byKind);
+  await latency(db, cases(byKind));
   const rows = measureQuality(new FtsSearch(db), queries);
   console.log('\nlabelled-sample quality @10 (overlap = share of unbounded top-10 also in bounded top-10)');
   console.table(

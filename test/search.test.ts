@@ -125,6 +125,7 @@ describe('FtsSearch', () => {
   it('scores like FTS5 bm25: same relevance for words, >= 0, best first', () => {
     const strong = add({ text: 'grommet grommet', entity: 'Grommet', tags: ['grommet'] });
     const weak = add({ text: 'a long note that mentions a grommet once among many other words of little interest' });
+    add({ text: 'Ünïcödé GROMMETS naïvely grommétted: café-grommet, 2grommet', tags: ['Grommet-ïng'] });
     const [b, u] = [false, true].map((unbounded) => search.search(parseQuery('grommet lunch'), visibility(OPERATOR), { limit: 400, unbounded }));
     expect(b?.[0]?.fact.id).toBe(strong);
     expect(b?.map((h) => h.fact.id)).toContain(weak);

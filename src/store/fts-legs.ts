@@ -3,7 +3,7 @@
  * order and the budget). Every leg carries the query's scope/currency/credential filter in its SQL.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { budgetFor, fieldParts, partCap, type PlannedPart } from './fts-plan.js';
+import { budgetFor, fieldParts, MAX_AND_PARTS, partCap, type PlannedPart } from './fts-plan.js';
 import type { FtsStats } from './fts-stats.js';
 
 /** Entity/tags matches kept per part, strongest tier first (see fieldList). */
@@ -15,12 +15,9 @@ export interface Filter {
   readonly params: readonly (string | number)[];
 }
 
-export interface Candidate {
-  readonly seq: number;
-  readonly text: string;
-  readonly entity: string | null;
-  readonly tags_text: string;
-}
+/** A candidate row, raw: its indexed columns then its seq (arrays allocate less than row objects). */
+export type Candidate = readonly [text: string, entity: string, tags: string, seq: number];
+const CANDIDATE_COLUMNS = "f.text, coalesce(f.entity, ''), f.tags_text, f.seq";
 
 export interface Found {
   readonly rows: Map<number, Candidate>;
@@ -58,8 +55,11 @@ export class CandidateCollector {
       if (leg.count >= legCap) full.set(p, leg.minSeq);
     });
     // While some part's leg is complete, every row matching all parts is already a candidate.
-    if (planned.length > 1 && full.size === planned.length) this.leg(planned.map((p) => p.expr).join(' AND '), budget.andCap, filter, found);
-    const fields = fieldParts([...full.keys()], planned.length, rows);
+    if (planned.length > 1 && full.size === planned.length) {
+      const and = byCost.slice(0, MAX_AND_PARTS).map((p) => p.expr);
+      this.leg(and.join(' AND '), budget.andCap, filter, found);
+    }
+    const fields = fieldParts([...full.keys()], rows);
     const fieldCap = Math.max(budget.minCap, Math.floor(budget.fieldBudget / Math.max(1, fields.length)));
     for (const p of fields) this.fieldLeg(p, full.get(p) ?? 0, fieldCap, filter, found);
     return found;
@@ -67,14 +67,14 @@ export class CandidateCollector {
 
   /** One capped, newest-first candidate query. */
   private leg(expr: string, cap: number, filter: Filter, found: Found): { count: number; minSeq: number } {
-    const sql = `SELECT f.seq, f.text, f.entity, f.tags_text FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
+    const sql = `SELECT ${CANDIDATE_COLUMNS} FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
       WHERE facts_fts MATCH ? AND ${filter.sql} ORDER BY facts_fts.rowid DESC LIMIT ?`;
-    const rows = this.statement(sql).all(expr, ...filter.params, cap) as Candidate[];
+    const rows = this.statement(sql).raw().all(expr, ...filter.params, cap) as Candidate[];
     for (const r of rows) {
-      if (!found.rows.has(r.seq)) found.rows.set(r.seq, r);
-      found.cachedOnly.delete(r.seq);
+      if (!found.rows.has(r[3])) found.rows.set(r[3], r);
+      found.cachedOnly.delete(r[3]);
     }
-    return { count: rows.length, minSeq: rows[rows.length - 1]?.seq ?? 0 };
+    return { count: rows.length, minSeq: rows[rows.length - 1]?.[3] ?? 0 };
   }
 
   /**
@@ -92,13 +92,13 @@ export class CandidateCollector {
     }
     if (entry.seqs.length === 0) return;
     // CROSS JOIN keeps json_each as the outer loop, so rows come in list order and LIMIT stops early.
-    const sql = `SELECT f.seq, f.text, f.entity, f.tags_text FROM json_each(?) j CROSS JOIN facts f ON f.seq = j.value
+    const sql = `SELECT ${CANDIDATE_COLUMNS} FROM json_each(?) j CROSS JOIN facts f ON f.seq = j.value
       WHERE f.deleted_at IS NULL AND ${filter.sql} LIMIT ?`;
-    const rows = this.statement(sql).all(JSON.stringify(entry.seqs), ...filter.params, cap) as Candidate[];
+    const rows = this.statement(sql).raw().all(JSON.stringify(entry.seqs), ...filter.params, cap) as Candidate[];
     for (const r of rows) {
-      if (found.rows.has(r.seq)) continue;
-      found.rows.set(r.seq, r);
-      found.cachedOnly.add(r.seq);
+      if (found.rows.has(r[3])) continue;
+      found.rows.set(r[3], r);
+      found.cachedOnly.add(r[3]);
     }
   }
 

@@ -2,14 +2,16 @@
  * The plan of a bounded search: for each query part, the FTS5 expression its candidate queries use, its
  * (approximate) document frequency and its BM25 matcher; and the candidate budget split between legs.
  *
- * Legs, all newest first and each capped (scope and currency filters are in every leg's SQL):
- * 1. the AND of all parts (documents matching everything are the best BM25 candidates);
- * 2. each part alone, rarest first; the budget left is shared among the parts still to run, so a rare
- *    part contributes all of its matches and common parts share the rest;
- * 3. for parts whose leg hit its cap (more matches than it could take), the same part restricted to the
- *    entity and tags columns, which carry the highest column weights: these are the old-but-strong
- *    matches a newest-first window would miss. Their cost is the part's posting list, so they run rarest
- *    first within a postings budget, and their results are cached (see FtsSearch.fieldLeg).
+ * Legs, all newest first and each capped (scope and currency filters are in every leg's SQL; see
+ * fts-legs.ts):
+ * 1. each part alone, rarest first; the budget left is shared among the parts still to run, so a rare
+ *    part contributes all of its matches and common parts share the rest of the budget;
+ * 2. when every part had more matches than its cap, the AND of all parts (rows matching everything are
+ *    the best BM25 candidates; while some part's leg is complete they are all candidates already);
+ * 3. for parts whose leg hit its cap, their strongest entity/tags matches (the columns with the highest
+ *    weights): the old-but-strong matches a newest-first window would miss. Building such a list walks
+ *    the part's postings, so they run rarest first within a postings budget, and the lists are cached
+ *    (see CandidateCollector.fieldLeg).
  */
 import { porterStem } from '../core/porter.js';
 import type { QueryPart } from '../core/text.js';
@@ -29,6 +31,10 @@ export const FIELD_POSTINGS_BUDGET = 120_000;
  * terms is merged lazily, newest first).
  */
 export const NATIVE_PREFIX_POSTINGS = 10_000;
+/** Named expansions all prefixes of one query may use together (each costs a posting iterator per leg). */
+const NAMED_TERMS_BUDGET = 48;
+/** The AND leg joins at most this many parts, the rarest (a superset of the rows matching all of them). */
+export const MAX_AND_PARTS = 4;
 
 export interface PlannedPart {
   readonly part: QueryPart;
@@ -71,22 +77,31 @@ export function partExpr(p: QueryPart): string {
  * so its legs name its most frequent expansions instead. FTS5 stems query tokens again, so only stems
  * that are their own stem can be named exactly; the others are left to the JS scoring of other legs.
  */
-function prefixExpr(p: QueryPart & { kind: 'prefix' }, stemmed: string, stats: FtsStats, rows: number): { expr: string; df: number; cost: number } {
-  const info = stats.prefix(stemmed, rows);
+function prefixExpr(p: QueryPart & { kind: 'prefix' }, stemmed: string, ctx: PlanContext): { expr: string; df: number; cost: number } {
+  const info = ctx.stats.prefix(stemmed, ctx.totals.rows);
   const native = { expr: partExpr(p), df: info.df, cost: info.postings };
   if (info.postings <= NATIVE_PREFIX_POSTINGS) return native;
-  const named = info.topTerms.filter((t) => porterStem(t) === t);
+  const named = info.topTerms.filter((t) => porterStem(t) === t).slice(0, ctx.namedPerPrefix);
   if (named.length === 0) return native;
   return { ...native, expr: `(${named.map(quote).join(' OR ')})` };
 }
 
+interface PlanContext {
+  readonly stats: FtsStats;
+  readonly totals: CorpusTotals;
+  /** Expansions a huge prefix may name: NAMED_TERMS_BUDGET shared by the query's prefixes. */
+  readonly namedPerPrefix: number;
+}
+
 export function planParts(parts: readonly QueryPart[], stats: FtsStats, totals: CorpusTotals): PlannedPart[] {
+  const prefixes = parts.filter((p) => p.kind === 'prefix').length;
+  const ctx: PlanContext = { stats, totals, namedPerPrefix: Math.max(4, Math.floor(NAMED_TERMS_BUDGET / Math.max(1, prefixes))) };
   return parts.map((part) => {
     const stems = partStems(part);
     let expr = partExpr(part);
     let df: number;
     let cost: number;
-    if (part.kind === 'prefix') ({ expr, df, cost } = prefixExpr(part, stems[0] as string, stats, totals.rows));
+    if (part.kind === 'prefix') ({ expr, df, cost } = prefixExpr(part, stems[0] as string, ctx));
     else {
       cost = Math.min(...stems.map((s) => stats.termDf(s)));
       df = part.kind === 'phrase' ? stats.phraseDf(expr, cost) : cost;
@@ -112,13 +127,13 @@ export function partCap(budget: Budget, used: number, partsLeft: number): number
 /**
  * The parts that get an entity/tags leg: those whose leg was full, rarest first, within the postings
  * budget (the first one always runs so a single common word still finds its strong matches). A part in
- * more than half the rows is skipped in multi-part queries: its idf is ~0, it cannot change the ranking.
+ * more than half the rows is skipped: its idf is ~0 (a stop word), so it is not worth its postings walk.
  */
-export function fieldParts(full: readonly PlannedPart[], totalParts: number, rows: number): PlannedPart[] {
+export function fieldParts(full: readonly PlannedPart[], rows: number): PlannedPart[] {
   const chosen: PlannedPart[] = [];
   let postings = 0;
   for (const p of [...full].sort((a, b) => a.cost - b.cost)) {
-    if (totalParts > 1 && p.df * 2 > rows) continue;
+    if (p.df * 2 > rows) continue;
     if (chosen.length > 0 && postings + p.cost > FIELD_POSTINGS_BUDGET) break;
     chosen.push(p);
     postings += p.cost;

@@ -15,6 +15,8 @@ export const K1 = 1.2;
 export const B = 0.75;
 /** Column weights of bm25(text, entity, tags): entity and tags are short and deliberate. */
 export const COLUMN_WEIGHTS: readonly number[] = [1.0, 2.0, 1.5];
+/** A row's indexed column values in FTS order (null entity as ''), possibly followed by other fields. */
+export type IndexedColumns = readonly [text: string, entity: string, tags: string, ...rest: unknown[]];
 
 const MAX_STEM_CACHE = 100_000;
 const stemCache = new Map<string, string>();
@@ -143,14 +145,14 @@ export class RowScorer {
     this.freqs = new Array<number>(matchers.length).fill(0);
   }
 
-  /** BM25 of one row given its column values (text, entity, tags). */
-  score(columns: readonly string[]): number {
+  /** BM25 of one row given its column values (text, entity, tags; anything after them is ignored). */
+  score(columns: IndexedColumns): number {
     return scoreRow(columns, this.matchers, this.avgLen, this.first, this.freqs, this.tokens);
   }
 }
 
 function scoreRow(
-  columns: readonly string[],
+  columns: IndexedColumns,
   matchers: readonly Matcher[],
   avgLen: number,
   first: FirstChars,
@@ -159,7 +161,7 @@ function scoreRow(
 ): number {
   freqs.fill(0);
   let docLen = 0;
-  for (let c = 0; c < columns.length; c++) {
+  for (let c = 0; c < COLUMN_WEIGHTS.length; c++) {
     const value = columns[c] as string;
     if (value.length === 0) continue;
     scanTokens(value, first, tokens);

@@ -5,10 +5,11 @@
  * ranking every match of a common word costs ~35 ms at 100k rows, and asking FTS5 to rank a candidate set
  * (`rowid IN (...)`) costs far more (one cursor, one idf scan per row). So a query runs in two phases:
  *
- * 1. Candidates (src/store/fts-plan.ts): capped, newest-first legs: the AND of all parts, each part alone
- *    (rarest first; a rare part brings all of its matches, common parts share the rest of the budget) and,
- *    for parts with more matches than their cap, the part in the entity/tags columns. Scope, currency and
- *    credential filters are in every leg's SQL. At most ~CANDIDATE_BUDGET rows, whatever the corpus size.
+ * 1. Candidates (src/store/fts-plan.ts, fts-legs.ts): capped, newest-first legs: each part alone (rarest
+ *    first; a rare part brings all of its matches, common parts share the rest of the budget), the AND of
+ *    all parts when every part had more matches than its cap, and for such parts their strongest
+ *    entity/tags matches (cached lists). Scope, currency and credential filters are in every leg's SQL.
+ *    At most ~CANDIDATE_BUDGET rows, whatever the corpus size.
  * 2. Ranking in JS (src/store/fts-score.ts): the same BM25 as FTS5's bm25() with the same k1, b and column
  *    weights; N and avgdl from FTS5's own totals, df from the fts5vocab table (cached, src/store/fts-stats.ts),
  *    tf and row length by tokenizing and Porter-stemming the candidates exactly as FTS5 does. For words and
@@ -61,9 +62,6 @@ export const CREDENTIAL_SQL = `(f.category = 'technical' OR f.entity = 'Credenti
 const MAX_LIMIT = 200;
 const MAX_STATEMENTS = 64;
 
-
-
-
 export class FtsSearch {
   private readonly stats: FtsStats;
   private readonly collector: CandidateCollector;
@@ -92,7 +90,7 @@ export class FtsSearch {
 
   private unbounded(parts: readonly QueryPart[], filter: Filter, limit: number): FtsHit[] {
     const orExpr = parts.map(partExpr).join(' OR ');
-    const sql = `SELECT f.*, bm25(facts_fts, ${BM25_WEIGHTS}) AS rank FROM facts_fts JOIN facts f ON f.seq = facts_fts.rowid
+    const sql = `SELECT f.*, bm25(facts_fts, ${BM25_WEIGHTS}) AS rank FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
       WHERE facts_fts MATCH ? AND ${filter.sql} ORDER BY rank LIMIT ${limit}`;
     const rows = this.statement(sql).all(orExpr, ...filter.params) as (FactRow & { rank: number })[];
     return rows.map((r) => ({ fact: toFact(r), relevance: -r.rank }));
@@ -106,10 +104,10 @@ export class FtsSearch {
     if (found.rows.size === 0) return [];
     const scorer = new RowScorer(planned.map((p) => p.matcher), totals.avgLen);
     const scored: { seq: number; score: number }[] = [];
-    for (const c of found.rows.values()) {
-      const score = scorer.score([c.text, c.entity ?? '', c.tags_text]);
+    for (const [seq, row] of found.rows) {
+      const score = scorer.score(row);
       // A row known only from a cached list may no longer match (edited since): drop it then.
-      if (score > 0 || !found.cachedOnly.has(c.seq)) scored.push({ seq: c.seq, score });
+      if (score > 0 || !found.cachedOnly.has(seq)) scored.push({ seq, score });
     }
     scored.sort((a, b) => b.score - a.score || a.seq - b.seq); // ties: lower seq first, as FTS5 returns them
     return this.fetch(scored.slice(0, limit));
