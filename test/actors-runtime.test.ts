@@ -15,7 +15,7 @@ function pool(timeoutMs = 3000): ActorPool {
 }
 
 function actor(timeoutMs = 3000): LongLivedActor {
-  const a = new LongLivedActor({ name: 'counter', worker: new URL('./fixtures/counter-actor.js', import.meta.url), timeoutMs, init: { method: 'init', args: [100] } });
+  const a = new LongLivedActor({ name: 'counter', worker: new URL('./fixtures/counter-actor.js', import.meta.url), timeoutMs, init: { method: 'init', args: [100], timeoutMs: 20_000 } });
   closers.push(() => a.close());
   return a;
 }

@@ -80,11 +80,11 @@ const cases = (): Case[] => [
 ];
 
 describe('bad input changes nothing', () => {
-  it.each(cases().map((c) => [c[0], c] as const))('%s', (_name, [, code, call]) => {
+  it.each(cases().map((c) => [c[0], c] as const))('%s', async (_name, [, code, call]) => {
     const before = dump();
     let thrown: unknown;
     try {
-      call();
+      await call();
     } catch (e) {
       thrown = e;
     }

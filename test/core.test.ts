@@ -133,3 +133,18 @@ describe('ids', () => {
     expect(isFactId('fact_../../etc')).toBe(false);
   });
 });
+
+describe('rank fusion', async () => {
+  const { rrf, RRF_K } = await import('../src/core/fusion.js');
+  it('rewards items both legs rank, and keeps single-leg items', () => {
+    const fused = rrf([['a', 'b', 'c'], ['c', 'd', 'a']], (x) => x);
+    expect(fused.map((f) => f.key)).toEqual(['a', 'c', 'b', 'd']);
+    expect(fused[0]?.ranks).toEqual([1, 3]);
+    expect(fused[0]?.fused).toBeCloseTo(1 / (RRF_K + 1) + 1 / (RRF_K + 3));
+    expect(fused.find((f) => f.key === 'd')?.ranks).toEqual([null, 2]);
+  });
+  it('handles empty legs', () => {
+    expect(rrf([[], ['x']], (x) => x).map((f) => f.key)).toEqual(['x']);
+    expect(rrf<string>([[], []], (x) => x)).toEqual([]);
+  });
+});

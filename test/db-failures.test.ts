@@ -51,9 +51,9 @@ function expectSound(db: Db): void {
   expect(c.ftsDocs).toBe(db.prepare('SELECT count(*) FROM facts WHERE deleted_at IS NULL').pluck().get());
 }
 
-function errorOf(fn: () => unknown): MemoryError {
+async function errorOf(fn: () => unknown): Promise<MemoryError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     if (err instanceof MemoryError) return err;
     throw err;
@@ -62,16 +62,16 @@ function errorOf(fn: () => unknown): MemoryError {
 }
 
 /** Seed a small world: facts (one with an entity for conflicts), a link, a recall. */
-function seed(svc: MemoryService): { a: FactId; b: FactId } {
+async function seed(svc: MemoryService): Promise<{ a: FactId; b: FactId }> {
   const a = svc.memoryStore({ text: 'the deploy token rotates monthly', entity: 'Infra', tags: ['deploy'] }).fact.id;
   const b = svc.memoryStore({ text: 'staging runs on the blue cluster', entity: 'Infra' }).fact.id;
   svc.memoryLink({ sourceId: a, targetId: b });
-  svc.memoryRecall({ query: 'deploy' });
+  await svc.memoryRecall({ query: 'deploy' });
   return { a, b };
 }
 
 /** Every kind of write the service makes, each expected to fail with `code` and write nothing. */
-function expectEveryWriteRefused(svc: MemoryService, ids: { a: FactId; b: FactId }, code: MemoryError['code']): void {
+async function expectEveryWriteRefused(svc: MemoryService, ids: { a: FactId; b: FactId }, code: MemoryError['code']): Promise<void> {
   const before = counts(svc.db);
   const writes: Record<string, () => unknown> = {
     memoryStore: () => svc.memoryStore({ text: 'a brand new fact about kafka' }),
@@ -84,7 +84,7 @@ function expectEveryWriteRefused(svc: MemoryService, ids: { a: FactId; b: FactId
     vaultPut: () => svc.vaultPut({ service: 'github', secret: 'ghp_canary' }),
   };
   for (const [name, write] of Object.entries(writes)) {
-    const err = errorOf(write);
+    const err = await errorOf(write);
     expect(err.code, `${name}: ${err.message}`).toBe(code);
     expect(err.cause, `${name} keeps the SQLite error as cause`).toBeDefined();
     expect(svc.db.inTransaction, `${name} left a transaction open`).toBe(false);
@@ -96,12 +96,12 @@ function expectEveryWriteRefused(svc: MemoryService, ids: { a: FactId; b: FactId
 }
 
 /** Once the condition clears, the same service writes again (and the file is sound). */
-function expectWorksAgain(svc: MemoryService, ids: { a: FactId; b: FactId }): void {
+async function expectWorksAgain(svc: MemoryService, ids: { a: FactId; b: FactId }): Promise<void> {
   const before = counts(svc.db);
   const big = svc.memoryStore({ text: BIG_TEXT, tags: ['big'] });
   expect(big.created).toBe(true);
   svc.memoryLink({ sourceId: ids.b, targetId: ids.a, linkType: 'DEPENDS_ON' });
-  expect(svc.memoryRecall({ query: 'word7' }).recallId).not.toBeNull();
+  expect((await svc.memoryRecall({ query: 'word7' })).recallId).not.toBeNull();
   svc.editFact({ id: ids.a, text: 'the deploy token rotates weekly' });
   const after = counts(svc.db);
   expect(after.facts).toBe(before.facts + 2);
@@ -119,29 +119,29 @@ describe('database failures', () => {
     home.cleanup();
   });
 
-  it('read-only connection (PRAGMA query_only): MEM_ERR_DB_READONLY, nothing written, works after', () => {
+  it('read-only connection (PRAGMA query_only): MEM_ERR_DB_READONLY, nothing written, works after', async () => {
     // Works as root too, where chmod does not stop writes: SQLite itself refuses every write.
     home = tempHome();
     svc = openService(home).svc;
-    const ids = seed(svc);
+    const ids = await seed(svc);
     svc.db.pragma('query_only = ON');
-    expectEveryWriteRefused(svc, ids, 'MEM_ERR_DB_READONLY');
+    await expectEveryWriteRefused(svc, ids, 'MEM_ERR_DB_READONLY');
     svc.db.pragma('query_only = OFF');
-    expectWorksAgain(svc, ids);
+    await expectWorksAgain(svc, ids);
   });
 
-  it.skipIf(IS_ROOT)('read-only file and folder (chmod): opening fails with MEM_ERR_DB_READONLY, file untouched, opens after', () => {
+  it.skipIf(IS_ROOT)('read-only file and folder (chmod): opening fails with MEM_ERR_DB_READONLY, file untouched, opens after', async () => {
     // Skipped as root: root ignores file modes, so chmod cannot produce the failure there (the
     // query_only test above covers the write path for everyone).
     home = tempHome();
     const first = openService(home).svc;
-    seed(first);
+    await seed(first);
     first.close();
     const bytes = readFileSync(home.config.dbPath);
     chmodSync(home.config.dbPath, 0o444);
     chmodSync(home.dir, 0o555);
     try {
-      const err = errorOf(() => MemoryService.open({ config: home.config, env: home.env }));
+      const err = await errorOf(() => MemoryService.open({ config: home.config, env: home.env }));
       expect(err.code, err.message).toBe('MEM_ERR_DB_READONLY');
       expect(readFileSync(home.config.dbPath).equals(bytes)).toBe(true);
     } finally {
@@ -150,19 +150,19 @@ describe('database failures', () => {
     }
     svc = openService(home).svc;
     const ids = { a: svc.listFacts({ entity: 'Infra' })[1]?.id as FactId, b: svc.listFacts({ entity: 'Infra' })[0]?.id as FactId };
-    expectWorksAgain(svc, ids);
+    await expectWorksAgain(svc, ids);
   });
 
-  it('locked by another connection (BEGIN EXCLUSIVE): MEM_ERR_DB_BUSY after the configured timeout, nothing written, works after', () => {
+  it('locked by another connection (BEGIN EXCLUSIVE): MEM_ERR_DB_BUSY after the configured timeout, nothing written, works after', async () => {
     home = tempHome({ store: { busyTimeoutMs: 50 } });
     svc = openService(home).svc;
-    const ids = seed(svc);
+    const ids = await seed(svc);
     const locker = new Database(home.config.dbPath);
     try {
       locker.exec('BEGIN EXCLUSIVE');
       locker.prepare(`INSERT INTO meta (key, value) VALUES ('locker', 'uncommitted')`).run();
       const started = Date.now();
-      expectEveryWriteRefused(svc, ids, 'MEM_ERR_DB_BUSY');
+      await expectEveryWriteRefused(svc, ids, 'MEM_ERR_DB_BUSY');
       // Eight refused writes, each bounded by the 50 ms timeout: far below one default 5 s timeout.
       expect(Date.now() - started).toBeLessThan(4_000);
       locker.exec('ROLLBACK');
@@ -170,18 +170,18 @@ describe('database failures', () => {
       if (locker.inTransaction) locker.exec('ROLLBACK');
       locker.close();
     }
-    expectWorksAgain(svc, ids);
+    await expectWorksAgain(svc, ids);
   });
 
-  it('disk full (PRAGMA max_page_count): MEM_ERR_DB_FULL, no half-written fact, works after', () => {
+  it('disk full (PRAGMA max_page_count): MEM_ERR_DB_FULL, no half-written fact, works after', async () => {
     home = tempHome();
     svc = openService(home).svc;
-    const ids = seed(svc);
+    const ids = await seed(svc);
     const pages = svc.db.pragma('page_count', { simple: true }) as number;
     // The file may not grow at all: every write that needs a new page fails as on a full disk.
     expect(svc.db.pragma(`max_page_count = ${pages}`, { simple: true })).toBe(pages);
     const before = counts(svc.db);
-    const err = errorOf(() => svc?.memoryStore({ text: BIG_TEXT, tags: ['big'] }));
+    const err = await errorOf(() => svc?.memoryStore({ text: BIG_TEXT, tags: ['big'] }));
     expect(err.code, err.message).toBe('MEM_ERR_DB_FULL');
     expect((err.cause as { code?: string }).code).toBe('SQLITE_FULL');
     expect(svc.db.inTransaction).toBe(false);
@@ -204,6 +204,6 @@ describe('database failures', () => {
     expect(filled).toBe(true);
     expectSound(svc.db);
     svc.db.pragma('max_page_count = 1073741823');
-    expectWorksAgain(svc, ids);
+    await expectWorksAgain(svc, ids);
   });
 });

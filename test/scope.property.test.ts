@@ -95,8 +95,9 @@ function tolerate(fn: () => void): void {
   }
 }
 
-function build(svc: MemoryService, clock: { advance(ms: number): void; now: number }, ops: readonly Op[]): { times: number[]; vault: Map<string, string> } {
+async function build(svc: MemoryService, clock: { advance(ms: number): void; now: number }, ops: readonly Op[]): Promise<{ times: number[]; vault: Map<string, string> }> {
   const ids: string[] = [];
+  const pendingRecalls: Promise<unknown>[] = [];
   const times: number[] = [clock.now];
   /** "service|scopeKey" -> the secret last stored there. */
   const vault = new Map<string, string>();
@@ -136,7 +137,8 @@ function build(svc: MemoryService, clock: { advance(ms: number): void; now: numb
         break;
       }
       case 'recall':
-        svc.memoryRecall({ query: o.query }, o.caller);
+        // Without a semantic layer recall completes synchronously; a failure would surface as a rejection.
+        pendingRecalls.push(svc.memoryRecall({ query: o.query }, o.caller));
         break;
       case 'vault': {
         const secret = `secret-${k}-${o.service}`;
@@ -146,6 +148,7 @@ function build(svc: MemoryService, clock: { advance(ms: number): void; now: numb
       }
     }
   });
+  await Promise.all(pendingRecalls);
   return { times, vault };
 }
 
@@ -206,7 +209,7 @@ const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
 
 // ---- the checks ----------------------------------------------------------------------------------
 
-function checkCaller(svc: MemoryService, caller: Caller, times: readonly number[], vault: ReadonlyMap<string, string>): void {
+async function checkCaller(svc: MemoryService, caller: Caller, times: readonly number[], vault: ReadonlyMap<string, string>): Promise<void> {
   const raw = rawFacts(svc);
   const sees = (id: string): boolean => {
     const f = raw.get(id);
@@ -237,7 +240,7 @@ function checkCaller(svc: MemoryService, caller: Caller, times: readonly number[
 
   // Search.
   for (const query of [...WORDS, 'n1 n2 n3 s4 e5']) {
-    expectAllVisible(`memoryRecall(${query})`, svc.memoryRecall({ query, limit: 50, includeSuperseded: true }, caller).results.map((r) => r.fact.id));
+    expectAllVisible(`memoryRecall(${query})`, (await svc.memoryRecall({ query, limit: 50, includeSuperseded: true }, caller)).results.map((r) => r.fact.id));
   }
 
   // Graph: links (both endpoints), conflicts (both sides), and the link count in stats.
@@ -329,17 +332,17 @@ function checkVault(svc: MemoryService, caller: Caller, vault: ReadonlyMap<strin
 }
 
 describe('scope: no read path leaks an out-of-scope fact', () => {
-  it('holds for random facts, links, recalls, vault entries and callers', () => {
-    fc.assert(
-      fc.property(worldArb, ({ ops, callers }) => {
+  it('holds for random facts, links, recalls, vault entries and callers', async () => {
+    await fc.assert(
+      fc.asyncProperty(worldArb, async ({ ops, callers }) => {
         const home = tempHome();
         home.env.HYBRID_MEM_VAULT_KEY = VAULT_KEY;
         const { svc, clock } = openService(home);
         try {
-          const { times, vault } = build(svc, clock, ops);
+          const { times, vault } = await build(svc, clock, ops);
           // A few callers every run: the operator, and agents that share nothing or only a session.
           const fixed: Caller[] = [OPERATOR, { role: 'specialist', agentId: null, sessionId: null }, { role: 'orchestrator', agentId: null, sessionId: 'sess-1' }];
-          for (const caller of [...fixed, ...callers]) checkCaller(svc, caller, times, vault);
+          for (const caller of [...fixed, ...callers]) await checkCaller(svc, caller, times, vault);
         } finally {
           svc.close();
           home.cleanup();

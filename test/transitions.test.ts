@@ -45,7 +45,7 @@ describe('fact transitions', () => {
     expect(() => svc.editFact({ id: a.id, text: 'again' })).toThrow(expect.objectContaining({ code: 'MEM_ERR_FACT_SUPERSEDED' }));
   });
 
-  it('delete: removed from reads and search, links removed, event emitted, as-of still sees it', () => {
+  it('delete: removed from reads and search, links removed, event emitted, as-of still sees it', async () => {
     const a = svc.memoryStore({ text: 'The staging API key rotates monthly' }).fact;
     const b = svc.memoryStore({ text: 'Staging runs on k8s' }).fact;
     svc.memoryLink({ sourceId: a.id, targetId: b.id });
@@ -53,7 +53,7 @@ describe('fact transitions', () => {
     clock.advance(5000);
     svc.deleteFact(a.id);
     expect(svc.listFacts().map((f) => f.id)).toEqual([b.id]);
-    expect(svc.memoryRecall({ query: 'staging API key' }).results.map((r) => r.fact.id)).not.toContain(a.id);
+    expect((await svc.memoryRecall({ query: 'staging API key' })).results.map((r) => r.fact.id)).not.toContain(a.id);
     expect(svc.listLinks()).toHaveLength(0);
     const del = events.find((e) => e.kind === 'fact.deleted');
     expect(del).toMatchObject({ factId: a.id });
@@ -140,11 +140,11 @@ describe('link transitions', () => {
     expect(svc.listLinks()).toHaveLength(0);
   });
 
-  it('co-recalled facts strengthen the link between them', () => {
+  it('co-recalled facts strengthen the link between them', async () => {
     const a = svc.memoryStore({ text: 'kafka broker address is kafka01' }).fact;
     const b = svc.memoryStore({ text: 'kafka topic for orders is orders-v2' }).fact;
     const { link } = svc.memoryLink({ sourceId: a.id, targetId: b.id });
-    svc.memoryRecall({ query: 'kafka' });
+    await svc.memoryRecall({ query: 'kafka' });
     expect(svc.listLinks()[0]?.strength).toBeGreaterThan(link.strength);
   });
 });
@@ -226,7 +226,7 @@ describe('as-of reads', () => {
 describe('episodes and recall history', () => {
   const agent = { role: 'specialist' as const, agentId: 'coder', sessionId: 's1' };
 
-  it('a session opens an episode; an idle gap starts the next', () => {
+  it('a session opens an episode; an idle gap starts the next', async () => {
     svc.memoryStore({ text: 'Working on the login page' }, agent);
     clock.advance(60_000);
     svc.memoryStore({ text: 'Login uses OAuth' }, agent);
@@ -234,7 +234,7 @@ describe('episodes and recall history', () => {
     expect(eps).toHaveLength(1);
     expect(eps[0]).toMatchObject({ factCount: 2, sessionId: 's1', agentId: 'coder' });
     clock.advance(31 * 60_000);
-    svc.memoryRecall({ query: 'login' }, agent);
+    await svc.memoryRecall({ query: 'login' }, agent);
     eps = svc.listEpisodes(agent);
     expect(eps).toHaveLength(2);
     expect(eps[0]).toMatchObject({ recallCount: 1, factCount: 0 });
@@ -242,9 +242,9 @@ describe('episodes and recall history', () => {
     expect(svc.listEpisodes({ role: 'specialist', agentId: 'other', sessionId: 's9' })).toHaveLength(0);
   });
 
-  it('recall events keep per-fact scores and are ownership-gated', () => {
+  it('recall events keep per-fact scores and are ownership-gated', async () => {
     const f = svc.memoryStore({ text: 'Grafana admin user is ops' }).fact;
-    const r = svc.memoryRecall({ query: 'grafana admin' }, agent);
+    const r = await svc.memoryRecall({ query: 'grafana admin' }, agent);
     expect(r.results[0]?.fact.id).toBe(f.id);
     const hist = svc.recallHistory(agent);
     expect(hist).toHaveLength(1);

@@ -59,7 +59,7 @@ describe('vault', () => {
     expect(() => svc.credentialGet({ service: 'b' })).toThrow(expect.objectContaining({ code: 'MEM_ERR_VAULT_DECRYPT' }));
   });
 
-  it('keeps one pointer fact per entry, never containing the secret', () => {
+  it('keeps one pointer fact per entry, never containing the secret', async () => {
     svc.vaultPut({ service: 'aws-prod', type: 'api_key', secret: CANARY });
     svc.vaultPut({ service: 'aws-prod', type: 'api_key', secret: CANARY + '2' });
     const pointers = svc.listFacts().filter((f) => f.vaultService === 'aws-prod');
@@ -67,7 +67,7 @@ describe('vault', () => {
     expect(pointers[0]).toMatchObject({ category: 'technical', entity: 'Credentials' });
     expect(pointers[0]?.tags).toContain('credential');
     expect(pointers[0]?.text).toBe('Credential for aws-prod (api_key), stored in secure vault, use credential_get(service=aws-prod) to retrieve.');
-    const dump = JSON.stringify([svc.listFacts(), svc.vaultList(), svc.stats(), svc.memoryRecall({ query: 'aws-prod credential' })]);
+    const dump = JSON.stringify([svc.listFacts(), svc.vaultList(), svc.stats(), await svc.memoryRecall({ query: 'aws-prod credential' })]);
     expect(dump).not.toContain(CANARY);
     expect(svc.vaultList()).toEqual([expect.objectContaining({ service: 'aws-prod', type: 'api_key' })]);
     expect(svc.vaultRemove({ service: 'aws-prod' })).toBe(true);

@@ -47,6 +47,10 @@ export const DEFAULTS = {
     /** Set false to run full-text only (no embedding worker, no vector index). */
     enabled: true,
   },
+  search: {
+    /** How long memory_recall waits for the vector leg before answering from full text alone (degraded). */
+    vectorDeadlineMs: 150,
+  },
   maintenance: {
     /** How often `hybrid-mem serve` runs decay, expiry and trimming. */
     intervalMinutes: 60,

@@ -62,6 +62,11 @@ export const configSchema = z
         path: ['model'],
       })
       .prefault({}),
+    search: z
+      .strictObject({
+        vectorDeadlineMs: z.int().min(1).max(60_000).default(D.search.vectorDeadlineMs),
+      })
+      .prefault({}),
     maintenance: z
       .strictObject({
         intervalMinutes: z.number().positive().max(10_080).default(D.maintenance.intervalMinutes),

@@ -5,7 +5,7 @@
  */
 import type { FactId, LinkId, RecallEventId } from './ids.js';
 import { isVisible, ownsRecall } from './scope.js';
-import type { Caller, Category, Conflict, Link, RecallKind, Scope } from './types.js';
+import type { Caller, Category, Conflict, FactScore, Link, RecallKind, Scope } from './types.js';
 
 export const EVENT_KINDS = [
   'fact.stored',
@@ -34,9 +34,7 @@ export interface FactBrief {
   readonly strength: number;
 }
 
-export interface ScoredFact {
-  readonly factId: FactId;
-  readonly score: number;
+export interface ScoredFact extends FactScore {
   readonly scope: Scope;
 }
 

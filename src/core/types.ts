@@ -125,8 +125,23 @@ export interface Conflict {
   readonly resolvedAt: number | null;
 }
 
-export interface FactScore {
+/** Why a fact was recalled: its rank and score in each leg of hybrid search, and the fused score. */
+export interface RecallWhy {
+  /** 1-based rank in the full-text leg, or null when that leg did not return the fact. */
+  readonly ftsRank: number | null;
+  /** bm25 relevance (higher is better), or null. */
+  readonly bm25: number | null;
+  /** 1-based rank in the vector leg, or null. */
+  readonly vectorRank: number | null;
+  /** Cosine similarity of query and fact, or null. */
+  readonly similarity: number | null;
+  /** Reciprocal-rank-fusion score. */
+  readonly fused: number;
+}
+
+export interface FactScore extends Partial<RecallWhy> {
   readonly factId: FactId;
+  /** The final score in [0, 1]. */
   readonly score: number;
 }
 

@@ -1,54 +1,92 @@
 /**
- * memory_recall: full-text search (bm25, bounded; the vector leg joins with the actors), scored,
- * logged as a recall event with per-fact scores, and fed back into the store: recall counts and times,
- * co-recalled links strengthened, the session's episode touched.
+ * memory_recall: hybrid search. The vector leg (query embedding + index search, in workers) starts first;
+ * the full-text leg (bounded bm25, src/store/search.ts) runs meanwhile on this thread; the two ranked
+ * lists are fused with reciprocal rank fusion. The vector leg has a deadline: when it is late or fails the
+ * answer is full text only and marked `degraded`. Without a semantic layer (embeddings disabled or not
+ * started) the mode is `fulltext`.
  *
- * score = relevance / best relevance x (0.85 + 0.15 x strength): text relevance decides the order,
- * strength breaks near-ties, and the best match scores close to 1.
+ * score = fused / best possible fused for the legs that ran x (0.85 + 0.15 x strength): agreement between
+ * legs decides the order, strength breaks near-ties. Every result says why it was recalled; the recall is
+ * stored in recall_events with those per-fact scores and fed back into the store (recall counts, co-recall
+ * link strengthening, the session's episode).
  */
 import { MemoryError } from '../core/errors.js';
+import { RRF_K, rrf } from '../core/fusion.js';
 import { newRecallEventId, type RecallEventId } from '../core/ids.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { parseQuery } from '../core/text.js';
-import type { Caller, Fact, RecallKind } from '../core/types.js';
+import type { Caller, Fact, RecallKind, RecallWhy } from '../core/types.js';
 import type { Ctx } from './context.js';
 import { parse, recallSchema, type RecallInput } from './inputs.js';
 import { strengthenCoRecalled } from './links.js';
+import type { Semantic, VectorLeg } from './semantic.js';
 
 export interface RecallHit {
   readonly fact: Fact;
   readonly score: number;
+  readonly why: RecallWhy;
 }
 
 export interface RecallResult {
   readonly results: readonly RecallHit[];
   readonly recallId: RecallEventId | null;
+  /** hybrid: both legs ran; fulltext: no semantic layer. */
+  readonly mode: 'hybrid' | 'fulltext';
+  /** True when the vector leg was expected but missed its deadline or failed. */
+  readonly degraded: boolean;
+  readonly reason: string | null;
 }
 
-export function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller): RecallResult {
+export interface RecallOptions {
+  readonly semantic: Semantic | null;
+  readonly vectorDeadlineMs: number;
+}
+
+export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller, options: RecallOptions): Promise<RecallResult> {
   const i = parse(recallSchema, input, 'memory_recall');
   const parts = parseQuery(i.query);
   if (parts.length === 0) throw new MemoryError('MEM_ERR_QUERY_EMPTY', `memory_recall.query: expected searchable words, received ${JSON.stringify(i.query.slice(0, 60))}`);
+  const v = visibility(caller);
+  const depth = Math.min(100, i.limit * 3);
+  const vectorLeg: Promise<VectorLeg> | null = options.semantic
+    ? options.semantic.search(i.query, depth, { visibility: v, includeSuperseded: i.includeSuperseded, category: i.category }, options.vectorDeadlineMs)
+    : null;
+  const fts = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded }).filter((h) => !i.category || h.fact.category === i.category);
+  const vec = vectorLeg ? await vectorLeg : null;
+  const vecFacts = vec?.hits ? ctx.facts.bySeqs(vec.hits.map((h) => h.seq)) : [];
+  const similarity = new Map(vec?.hits?.map((h, k) => [vecFacts[k]?.id, h.similarity]) ?? []);
+  const legs = vec?.hits ? 2 : 1;
   const now = ctx.now();
-  const hits = ctx.fts.search(parts, visibility(caller), { limit: i.limit * 2, includeSuperseded: i.includeSuperseded });
-  const filtered = i.category ? hits.filter((h) => h.fact.category === i.category) : hits;
-  const best = filtered.reduce((m, h) => Math.max(m, h.relevance), 0) || 1;
-  const results = filtered
-    .map((h) => ({ fact: h.fact, score: round((h.relevance / best) * (0.85 + 0.15 * strength(h.fact, now))) }))
+  const fused = rrf<Fact>([fts.map((h) => h.fact), vecFacts], (f) => f.id);
+  const bm25 = new Map(fts.map((h) => [h.fact.id, h.relevance]));
+  const results = fused
+    .map((f) => {
+      const why: RecallWhy = {
+        ftsRank: f.ranks[0] ?? null,
+        bm25: round(bm25.get(f.item.id) ?? null),
+        vectorRank: f.ranks[1] ?? null,
+        similarity: round(similarity.get(f.item.id) ?? null),
+        fused: round(f.fused) ?? 0,
+      };
+      const score = round((f.fused / (legs / (RRF_K + 1))) * (0.85 + 0.15 * strength(f.item, now))) ?? 0;
+      return { fact: f.item, score, why };
+    })
     .sort((a, b) => b.score - a.score)
     .slice(0, i.limit);
-  if (results.length === 0) return { results, recallId: null };
-  const recallId = recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now);
-  return { results, recallId };
+  const mode = options.semantic ? 'hybrid' : 'fulltext';
+  const degraded = vec !== null && vec.hits === null;
+  const recallId = results.length === 0 ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now);
+  return { results, recallId, mode, degraded, reason: vec?.reason ?? null };
 }
 
 /** Log a recall (recall_events + event log) and feed it back into the store, in one transaction. */
 export function recordRecall(ctx: Ctx, caller: Caller, kind: RecallKind, query: string, target: string | null, results: readonly RecallHit[], now: number): RecallEventId {
   const id = newRecallEventId(now);
   const ids = results.map((r) => r.fact.id);
+  const scores = results.map((r) => ({ factId: r.fact.id, score: r.score, ...r.why }));
   ctx.tx('recall', () => {
-    ctx.recalls.insert({ id, kind, query, target, owner: caller, scores: results.map((r) => ({ factId: r.fact.id, score: r.score })), createdAt: now });
+    ctx.recalls.insert({ id, kind, query, target, owner: caller, scores, createdAt: now });
     ctx.facts.markRecalled(ids, now);
     for (const r of results) {
       const f = ctx.facts.get(r.fact.id);
@@ -63,11 +101,13 @@ export function recordRecall(ctx: Ctx, caller: Caller, kind: RecallKind, query: 
       query,
       target,
       owner: caller,
-      scores: results.map((r) => ({ factId: r.fact.id, score: r.score, scope: r.fact.scope })),
+      scores: results.map((r, k) => ({ ...scores[k], factId: r.fact.id, score: r.score, scope: r.fact.scope })),
       scopes: results.map((r) => r.fact.scope),
     });
   });
   return id;
 }
 
-const round = (x: number): number => Math.round(x * 10_000) / 10_000;
+function round(x: number | null): number | null {
+  return x === null ? null : Math.round(x * 10_000) / 10_000;
+}

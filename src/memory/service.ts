@@ -20,6 +20,9 @@ import { changeLinkType, cutLink, memoryLink } from './links.js';
 import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
 import { memoryRecall } from './recall.js';
+import { Semantic, type Embedder, type VectorIndex } from './semantic.js';
+import type { EmbedderInfo } from '../actors/embed/contract.js';
+import type { VectorInitResult } from '../actors/vector/contract.js';
 import { exportData, importData, type ExportOptions, type ImportOptions } from './transfer.js';
 import { credentialGet, vaultList, vaultPut, vaultRemove } from './vault.js';
 import { editFact, storeFact, storeFacts } from './write.js';
@@ -38,6 +41,7 @@ export class MemoryService {
   readonly config: ResolvedConfig;
   private readonly ctx: Ctx;
   private closed = false;
+  private semantic: Semantic | null = null;
 
   private constructor(db: Database, options: MemoryServiceOptions) {
     this.config = options.config;
@@ -67,8 +71,10 @@ export class MemoryService {
   memoryLink(input: LinkInput, caller: Caller = OPERATOR) {
     return memoryLink(this.ctx, input, parseCaller(caller));
   }
+  /** Hybrid recall (full text + vectors when the semantic layer runs; full text only otherwise). */
   memoryRecall(input: RecallInput, caller: Caller = OPERATOR) {
-    return memoryRecall(this.ctx, input, parseCaller(caller));
+    const c = parseCaller(caller);
+    return memoryRecall(this.ctx, input, c, { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs });
   }
   credentialGet(input: { service: string }, caller: Caller = OPERATOR) {
     return credentialGet(this.ctx, input, parseCaller(caller));
@@ -152,15 +158,37 @@ export class MemoryService {
     return this.ctx.bus.subscribe(parseCaller(caller), listener, fromSeq);
   }
 
+  /** The running semantic layer, if any (see src/main.ts, which wires the embedding and vector actors). */
+  get semanticLayer(): Semantic | null {
+    return this.semantic;
+  }
+
+  /** Attach the embedding and vector actors: facts get embedded, and recall becomes hybrid. */
+  attachSemantic(parts: { embedder: Embedder; index: VectorIndex; info: EmbedderInfo; indexState: VectorInitResult; log?: (msg: string) => void }): Semantic {
+    if (this.semantic) return this.semantic;
+    const semantic = new Semantic(this.ctx, parts.embedder, parts.index, parts.info, parts.indexState, parts.log);
+    this.semantic = semantic;
+    semantic.start();
+    return semantic;
+  }
+
   runMaintenance(): MaintenanceReport {
     const s = this.config.store;
     return runMaintenance(this.ctx, { eventRetentionDays: s.eventRetentionDays, deletedRetentionDays: s.deletedRetentionDays, recallRetentionDays: s.recallRetentionDays });
   }
 
-  close(): void {
-    if (this.closed) return;
+  /** Stop the semantic layer (persisting the index), the bus, and the database connection. */
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.closed = true;
-    this.ctx.bus.close();
-    this.ctx.db.close();
+    const semantic = this.semantic;
+    this.semantic = null;
+    const teardown = (): void => {
+      this.ctx.bus.close();
+      this.ctx.db.close();
+    };
+    // Without workers the connection closes synchronously, before close() returns.
+    if (!semantic) return Promise.resolve(teardown());
+    return semantic.close().finally(teardown);
   }
 }

@@ -176,6 +176,21 @@ export class FactRepo {
     return { current, superseded, byCategory };
   }
 
+  /** The rowid (seq) of each fact id; unknown ids are absent from the map. */
+  seqsOf(ids: readonly string[]): Map<string, number> {
+    if (ids.length === 0) return new Map();
+    const rows = prep(this.db, `SELECT id, seq FROM facts WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as { id: string; seq: number }[];
+    return new Map(rows.map((r) => [r.id, r.seq]));
+  }
+
+  /** Facts by rowid, in the order asked; unknown seqs are skipped. */
+  bySeqs(seqs: readonly number[]): Fact[] {
+    if (seqs.length === 0) return [];
+    const rows = prep(this.db, `SELECT * FROM facts WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(...seqs) as FactRow[];
+    const bySeq = new Map(rows.map((r) => [r.seq, toFact(r)]));
+    return seqs.flatMap((s) => bySeq.get(s) ?? []);
+  }
+
   /** Which of these ids the caller may see. */
   visibleIds(ids: readonly string[], v: Visibility): string[] {
     if (ids.length === 0) return [];

@@ -58,7 +58,7 @@ export const recallCommand: CommandSpec = {
     category: { type: 'string', value: 'C', help: 'only facts of this category' },
     'include-superseded': { type: 'boolean', help: 'also search superseded versions' },
   },
-  run({ args, opts, cli }) {
+  async run({ args, opts, cli }) {
     const input = {
       query: args[0] as string,
       limit: int(opts, 'limit', 1, LIMITS.recallMax),
@@ -66,7 +66,7 @@ export const recallCommand: CommandSpec = {
       includeSuperseded: flag(opts, 'include-superseded'),
     };
     const valid = checked(recallSchema, input, 'memory_recall');
-    const r = cli.service().memoryRecall(valid);
+    const r = await cli.service().memoryRecall(valid);
     const human = r.results.length
       ? r.results.map((h, i) => `${i + 1}. ${h.score.toFixed(4)}  ${h.fact.id}  [${h.fact.category}]  ${oneLine(h.fact.text)}`)
       : ['no matches'];

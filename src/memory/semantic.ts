@@ -1,0 +1,211 @@
+/**
+ * The semantic side of memory: keeps fact vectors and the vector index in step with the store, and
+ * answers the vector leg of hybrid search under a deadline.
+ *
+ * - Facts are embedded after their write commits (background embedding pool), so a fact is searchable by
+ *   full text at once and semantically when its vector lands. Vectors go to `fact_vectors` (the truth)
+ *   and then to the index (derived data).
+ * - Changes are picked up from the event bus, so facts written by other processes (the CLI, a gateway)
+ *   are embedded by whichever process runs the semantic layer; at start, facts missing a vector for the
+ *   current model are backfilled.
+ * - The provider's model id and dimension are recorded in `meta`; a changed provider re-embeds everything
+ *   in the background (`reindex` shows progress), then drops the old vectors.
+ */
+import type { EmbedderInfo } from '../actors/embed/contract.js';
+import type { VectorFilter, VectorHit, VectorInitResult } from '../actors/vector/contract.js';
+import { embedText } from '../core/embed-text.js';
+import type { MemoryEvent } from '../core/events.js';
+import { OPERATOR } from '../core/types.js';
+import { VectorRepo } from '../store/vectors.js';
+import type { Subscription } from './bus.js';
+import type { Ctx } from './context.js';
+
+/** What the semantic layer needs from the embedding actor. */
+export interface Embedder {
+  info(): Promise<EmbedderInfo>;
+  embedQuery(text: string): Promise<Float32Array>;
+  embedMany(texts: readonly string[], options?: { background?: boolean }): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+/** What the semantic layer needs from the vector actor. */
+export interface VectorIndex {
+  upsert(keys: readonly number[], vectors: Float32Array): Promise<number>;
+  remove(keys: readonly number[]): Promise<number>;
+  search(query: Float32Array, k: number, filter: VectorFilter): Promise<VectorHit[]>;
+  close(): Promise<void>;
+}
+
+export interface VectorLeg {
+  /** null when the leg missed its deadline or failed: the answer is then full text only ("degraded"). */
+  readonly hits: readonly VectorHit[] | null;
+  readonly reason: string | null;
+}
+
+export interface Progress {
+  readonly done: number;
+  readonly total: number;
+}
+
+const BATCH = 32;
+
+export class Semantic {
+  private readonly vectors: VectorRepo;
+  private readonly queue = new Set<number>();
+  private pumping: Promise<void> | null = null;
+  private sub: Subscription | null = null;
+  private closed = false;
+  private lastError: string | null = null;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly embed: Embedder,
+    private readonly index: VectorIndex,
+    readonly info: EmbedderInfo,
+    readonly indexState: VectorInitResult,
+    private readonly log: (msg: string) => void = () => undefined,
+  ) {
+    this.vectors = new VectorRepo(ctx.db);
+  }
+
+  /** Record the model, listen for changes, and queue every fact still missing a vector. */
+  start(): void {
+    const previous = this.vectors.getMeta('embedding.modelId');
+    if (previous !== this.info.modelId) {
+      this.ctx.tx('embedding.meta', () => {
+        this.vectors.setMeta('embedding.modelId', this.info.modelId);
+        this.vectors.setMeta('embedding.dim', String(this.info.dim));
+      });
+      if (previous) this.log(`embedding model changed from ${previous} to ${this.info.modelId}: re-embedding in the background`);
+    }
+    this.sub = this.ctx.bus.subscribe(OPERATOR, (e) => this.onEvent(e));
+    this.backfill();
+  }
+
+  /** Facts without a vector for the current model. */
+  pending(): number {
+    return this.vectors.countMissing(this.info.modelId) + this.queue.size;
+  }
+
+  /** Queue every current fact that has no vector yet. */
+  backfill(): void {
+    for (let after = 0; ; ) {
+      const batch = this.vectors.missing(this.info.modelId, after, 1000);
+      if (batch.length === 0) break;
+      for (const f of batch) this.queue.add(f.seq);
+      after = batch[batch.length - 1]?.seq ?? after;
+    }
+    this.pump();
+  }
+
+  /** Embed everything missing, reporting progress; then drop vectors of other models. */
+  async reindex(onProgress?: (p: Progress) => void): Promise<Progress> {
+    this.backfill();
+    const total = this.queue.size;
+    while (this.queue.size > 0 || this.pumping) {
+      onProgress?.({ done: total - this.queue.size, total });
+      await (this.pumping ?? this.pump());
+    }
+    this.ctx.tx('embedding.cleanup', () => this.vectors.deleteOtherModels(this.info.modelId));
+    const done = { done: total, total };
+    onProgress?.(done);
+    return done;
+  }
+
+  /** Resolves when the queue is empty (tests, reindex). */
+  async idle(): Promise<void> {
+    while (this.pumping) await this.pumping;
+  }
+
+  /** The vector leg: embed the query (cached) and search, or give up at the deadline. */
+  async search(query: string, k: number, filter: VectorFilter, deadlineMs: number): Promise<VectorLeg> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<VectorLeg>((resolve) => {
+      timer = setTimeout(() => resolve({ hits: null, reason: `vector leg missed its ${deadlineMs} ms deadline` }), deadlineMs);
+    });
+    const work = (async (): Promise<VectorLeg> => {
+      const q = await this.embed.embedQuery(query);
+      return { hits: await this.index.search(q, k, filter), reason: null };
+    })().catch((err: unknown): VectorLeg => ({ hits: null, reason: `vector leg failed: ${(err as Error).message}` }));
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private onEvent(e: MemoryEvent): void {
+    if (this.closed) return;
+    if (e.kind === 'fact.stored') {
+      const seq = this.ctx.facts.seqsOf([e.fact.id]).get(e.fact.id);
+      if (seq !== undefined) this.queue.add(seq);
+      this.pump();
+    } else if (e.kind === 'fact.superseded' || e.kind === 'fact.deleted' || e.kind === 'fact.ended') {
+      const id = e.kind === 'fact.superseded' ? e.oldId : e.factId;
+      const seq = this.ctx.facts.seqsOf([id]).get(id);
+      if (seq !== undefined) {
+        this.queue.delete(seq);
+        this.index.remove([seq]).catch((err: unknown) => this.fail('remove', err));
+      }
+    }
+  }
+
+  private pump(): Promise<void> {
+    if (!this.pumping && this.queue.size > 0 && !this.closed) {
+      this.pumping = this.drain().finally(() => {
+        this.pumping = null;
+        if (this.queue.size > 0 && !this.closed && this.lastError === null) this.pump();
+      });
+    }
+    return this.pumping ?? Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.size > 0 && !this.closed) {
+      const seqs = [...this.queue].slice(0, BATCH);
+      try {
+        await this.embedBatch(seqs);
+        this.lastError = null;
+      } catch (err) {
+        this.fail('embed', err);
+        return; // retried by the next event or backfill
+      } finally {
+        for (const s of seqs) this.queue.delete(s);
+      }
+    }
+  }
+
+  private async embedBatch(seqs: readonly number[]): Promise<void> {
+    const facts = this.ctx.facts.bySeqs(this.vectors.current(seqs));
+    if (facts.length === 0) return;
+    const vecs = await this.embed.embedMany(facts.map(embedText), { background: true });
+    const now = this.ctx.now();
+    const live = new Set(this.vectors.current(seqs));
+    const keys: number[] = [];
+    const flat = new Float32Array(vecs.length * this.info.dim);
+    const seqOf = this.ctx.facts.seqsOf(facts.map((f) => f.id));
+    this.ctx.tx('embedding.store', () => {
+      facts.forEach((f, i) => {
+        const seq = seqOf.get(f.id);
+        const v = vecs[i];
+        if (seq === undefined || !v || !live.has(seq)) return;
+        this.vectors.put(seq, this.info.modelId, v, now);
+        flat.set(v, keys.length * this.info.dim);
+        keys.push(seq);
+      });
+    });
+    if (keys.length > 0) await this.index.upsert(keys, flat.slice(0, keys.length * this.info.dim));
+  }
+
+  private fail(what: string, err: unknown): void {
+    this.lastError = `${what}: ${(err as Error)?.message ?? String(err)}`;
+    this.log(`semantic ${this.lastError}`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.sub?.unsubscribe();
+    await this.pumping?.catch(() => undefined);
+    await Promise.allSettled([this.index.close(), this.embed.close()]);
+  }
+}
