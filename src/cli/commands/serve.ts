@@ -3,6 +3,7 @@
  * services (SERVE_SERVICES): today the maintenance timer; the dashboard server joins the list when it lands.
  * dashboard: honest about the dashboard server not running yet.
  */
+import { MaintenanceClient } from '../../actors/maintenance/client.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { toWire } from '../../core/errors.js';
 import type { MemoryService } from '../../memory/service.js';
@@ -28,23 +29,33 @@ export interface ServeService {
   start(ctx: ServeContext): Promise<RunningService> | RunningService;
 }
 
-/** Runs a maintenance pass at start and every maintenance.intervalMinutes. */
+/** Runs a maintenance pass (in the maintenance worker) at start and every maintenance.intervalMinutes. */
 export const maintenanceService: ServeService = {
   name: 'maintenance',
-  start({ svc, config, log }) {
+  start({ config, log }) {
+    const client = new MaintenanceClient(config);
     const pass = (): void => {
-      try {
-        const r = svc.runMaintenance();
-        if (r.expired + r.decayed + r.purged > 0) log(`maintenance: expired ${r.expired}, decayed ${r.decayed}, purged ${r.purged}`);
-      } catch (err) {
-        const w = toWire(err);
-        log(`maintenance failed: ${w.code}: ${w.message}`);
-      }
+      client.run().then(
+        (r) => {
+          if (r.expired + r.decayed + r.purged > 0) log(`maintenance: expired ${r.expired}, decayed ${r.decayed}, purged ${r.purged}`);
+        },
+        (err: unknown) => {
+          const w = toWire(err);
+          log(`maintenance failed: ${w.code}: ${w.message}`);
+        },
+      );
     };
     pass();
     const minutes = config.maintenance.intervalMinutes;
     const timer = setInterval(pass, minutes * 60_000);
-    return { status: `maintenance every ${minutes} min`, stop: () => clearInterval(timer) };
+    timer.unref();
+    return {
+      status: `maintenance every ${minutes} min`,
+      stop: async () => {
+        clearInterval(timer);
+        await client.close();
+      },
+    };
   },
 };
 
