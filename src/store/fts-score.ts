@@ -6,7 +6,10 @@
  * where f(p) is the count of p's instances in the row, each weighted by its column's weight, D the row's
  * token count over all columns, idf(p) = ln((N - df + 0.5) / (df + 0.5)), floored at 1e-6 (as FTS5 does).
  * Rows are tokenized like src/core/text.ts `tokenize` (unicode61 rules) and stemmed by src/core/porter.ts
- * (which agrees with FTS5's porter tokenizer), so f and D match what FTS5 indexed.
+ * (which agrees with FTS5's porter tokenizer), so f and D match what FTS5 indexed. Known gap: `tokenize`
+ * folds with NFKD, unicode61 does not decompose compatibility characters (ligatures such as U+FB01,
+ * full-width letters) and treats a few combining letters as separators; rows with those can get a
+ * slightly different f or D.
  */
 import { porterStem } from '../core/porter.js';
 import { tokenize, type QueryPart } from '../core/text.js';

@@ -5,7 +5,7 @@
  *   count, then one varint token total per column). One primary-key read, done on every query: exact.
  * - Document frequencies come from the fts5vocab table `facts_fts_vocab` ('row': `doc` = rows holding the
  *   term). A lookup walks the term's posting list (about 1 ms for a term in half of 100k rows), so results
- *   are cached; phrase df is approximated by the smallest df of its terms (an upper bound).
+ *   are cached.
  * - A phrase's df is estimated from the newest PHRASE_SAMPLE matches (unfiltered, rowids only): exact
  *   when there are fewer, otherwise scaled by the share of the rowid range they cover (rowids are
  *   insertion order), and never above the df of its rarest word.
@@ -13,7 +13,7 @@
  *   sum of the expansions' dfs capped at N (an upper bound of FTS5's distinct count); the expansion keeps
  *   the most frequent terms so candidate queries can name them instead of a full prefix merge.
  * - Entity/tags matches of a common part (see fts-plan.ts) are kept as rowid lists with the highest seq
- *   they cover; search.ts decides when a list is still complete for a query.
+ *   they cover; fts-legs.ts decides when a list is still complete for a query.
  *
  * Cache policy: the df and prefix caches are dropped when N has moved by more than 1% since they were
  * filled, when older than CACHE_TTL_MS, or when they hold more than MAX_ENTRIES entries; the entity/tags

@@ -7,8 +7,8 @@
  *
  * 1. Candidates (src/store/fts-plan.ts, fts-legs.ts): capped, newest-first legs: each part alone (rarest
  *    first; a rare part brings all of its matches, common parts share the rest of the budget), the AND of
- *    all parts when every part had more matches than its cap, and for such parts their strongest
- *    entity/tags matches (cached lists). Scope, currency and credential filters are in every leg's SQL.
+ *    the (up to 4) rarest parts when every part had more matches than its cap, and for such parts their
+ *    strongest entity/tags matches (cached lists). Scope, currency and credential filters are in every leg's SQL.
  *    At most ~CANDIDATE_BUDGET rows, whatever the corpus size.
  * 2. Ranking in JS (src/store/fts-score.ts): the same BM25 as FTS5's bm25() with the same k1, b and column
  *    weights; N and avgdl from FTS5's own totals, df from the fts5vocab table (cached, src/store/fts-stats.ts),
