@@ -267,3 +267,15 @@ describe('batch store', () => {
     expect(events.length).toBe(before);
   });
 });
+
+describe('recall filters', () => {
+  it('filters by category inside the search and says why each fact was recalled', async () => {
+    svc.memoryStore({ text: 'Deploy tokens rotate monthly', category: 'technical' });
+    svc.memoryStore({ text: 'Prefers deploy on Tuesdays', category: 'preference' });
+    const r = await svc.memoryRecall({ query: 'deploy', category: 'preference' });
+    expect(r.results.map((x) => x.fact.category)).toEqual(['preference']);
+    expect(r).toMatchObject({ mode: 'fulltext', degraded: false });
+    expect(r.results[0]?.why).toMatchObject({ ftsRank: 1, vectorRank: null, similarity: null });
+    expect(r.results[0]?.why.bm25).toBeGreaterThan(0);
+  });
+});

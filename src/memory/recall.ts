@@ -52,7 +52,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const vectorLeg: Promise<VectorLeg> | null = options.semantic
     ? options.semantic.search(i.query, depth, { visibility: v, includeSuperseded: i.includeSuperseded, category: i.category }, options.vectorDeadlineMs)
     : null;
-  const fts = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded }).filter((h) => !i.category || h.fact.category === i.category);
+  const fts = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded, category: i.category });
   const vec = vectorLeg ? await vectorLeg : null;
   const vecFacts = vec?.hits ? ctx.facts.bySeqs(vec.hits.map((h) => h.seq)) : [];
   const similarity = new Map(vec?.hits?.map((h, k) => [vecFacts[k]?.id, h.similarity]) ?? []);

@@ -25,7 +25,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Visibility } from '../core/scope.js';
 import type { QueryPart } from '../core/text.js';
-import type { Fact } from '../core/types.js';
+import type { Category, Fact } from '../core/types.js';
 import { CandidateCollector, type Filter } from './fts-legs.js';
 import { partExpr, planParts } from './fts-plan.js';
 import { COLUMN_WEIGHTS, RowScorer } from './fts-score.js';
@@ -40,6 +40,8 @@ export interface FtsOptions {
   readonly includeSuperseded?: boolean;
   /** Only credential facts (spec "Credential facts (recall filter)"). */
   readonly credentialsOnly?: boolean;
+  /** Only facts of this category. */
+  readonly category?: Category;
   /** Candidate rows all legs together may fetch (default CANDIDATE_BUDGET = 600). */
   readonly candidateCap?: number;
   /** Rank all matches with FTS5's bm25() and no cap (the reference the benchmark compares against). */
@@ -83,7 +85,12 @@ export class FtsSearch {
     const scope = scopeSql(v);
     const filters = [options.includeSuperseded ? 'f.deleted_at IS NULL' : 'f.valid_until IS NULL', scope.sql];
     if (options.credentialsOnly) filters.push(CREDENTIAL_SQL);
-    const filter: Filter = { sql: filters.join(' AND '), params: scope.params };
+    const params: (string | number)[] = [...scope.params];
+    if (options.category) {
+      filters.push('f.category = ?');
+      params.push(options.category);
+    }
+    const filter: Filter = { sql: filters.join(' AND '), params };
     if (options.unbounded) return this.unbounded(parts, filter, limit);
     return this.bounded(parts, filter, limit, options.candidateCap);
   }
