@@ -272,6 +272,7 @@ describe('recall filters', () => {
   it('filters by category inside the search and says why each fact was recalled', async () => {
     svc.memoryStore({ text: 'Deploy tokens rotate monthly', category: 'technical' });
     svc.memoryStore({ text: 'Prefers deploy on Tuesdays', category: 'preference' });
+    for (const text of ['Lunch is at noon', 'The office has a piano', 'Coffee beans come from Kenya']) svc.memoryStore({ text });
     const r = await svc.memoryRecall({ query: 'deploy', category: 'preference' });
     expect(r.results.map((x) => x.fact.category)).toEqual(['preference']);
     expect(r).toMatchObject({ mode: 'fulltext', degraded: false });
