@@ -16,7 +16,8 @@ const WORDS = 'server database password token deploy cluster user admin staging 
 
 function sentence(i: number): StoreInput {
   const w = (k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
-  return { text: `Fact ${i}: the ${w(1)} ${w(2)} for ${w(3)} uses ${w(4)} ${i % 97}`, category: 'technical', entity: `svc-${i % 500}`, tags: [w(5) ?? 'x'] };
+  // One fact in ten names an entity (as agents' facts do); texts differ, as real facts do.
+  return { text: `Fact ${i}: the ${w(1)} ${w(2)} for ${w(3)} uses ${w(4)} ${i % 97}`, category: 'technical', entity: i % 10 === 0 ? `svc-${i}` : null, tags: [w(5) ?? 'x'] };
 }
 
 function open(durability: 'normal' | 'full'): { svc: MemoryService; dir: string } {
@@ -30,14 +31,14 @@ export async function main(): Promise<void> {
   const full = open('full');
   const raw = open('normal');
   const insert = raw.svc.db.prepare(`INSERT INTO facts (id, text, category, entity, tags, tags_text, importance, confidence, decay_class, scope_kind,
-    lineage_id, version, created_at, updated_at, valid_from, source) VALUES (?, ?, 'technical', ?, '[]', '', 0.5, 0.8, 'stable', 'global', ?, 1, ?, ?, ?, 'cli')`);
+    lineage_id, version, created_at, updated_at, valid_from, source, dedupe_key) VALUES (?, ?, 'technical', ?, '[]', '', 0.5, 0.8, 'stable', 'global', ?, 1, ?, ?, ?, 'cli', ?)`);
   let n = 0;
-  const bench = new Bench({ time: 2000, warmupTime: 200 });
+  const bench = new Bench({ time: 2000, warmupTime: 200, throws: true });
   bench
     .add('raw INSERT + FTS (baseline, 1/txn)', () => {
       const i = n++;
       const f = sentence(i);
-      raw.svc.db.transaction(() => insert.run(`fact_raw${i}`, f.text, f.entity, `fact_raw${i}`, i, i, i))();
+      raw.svc.db.transaction(() => insert.run(`fact_raw${i}`, f.text, f.entity, `fact_raw${i}`, i, i, i, `k${i}`))();
     })
     .add('memoryStore single (NORMAL)', () => {
       normal.svc.memoryStore(sentence(n++));

@@ -14,6 +14,20 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const PREFIX = { fact: 'fact_', link: 'link_', episode: 'ep_', conflict: 'cf_', recall: 'rc_' } as const;
 const ID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
+// getRandomValues costs ~10 us a call: draw 4 KiB at a time and hand out 16-byte slices.
+let pool = new Uint8Array(0);
+let offset = 0;
+function randomBytes16(): Uint8Array {
+  if (offset + 16 > pool.length) {
+    pool = new Uint8Array(4096);
+    globalThis.crypto.getRandomValues(pool);
+    offset = 0;
+  }
+  const out = pool.subarray(offset, offset + 16);
+  offset += 16;
+  return out;
+}
+
 function ulid(now: number): string {
   let time = '';
   let t = Math.floor(now);
@@ -21,8 +35,7 @@ function ulid(now: number): string {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
+  const bytes = randomBytes16();
   let rand = '';
   for (let i = 0; i < 16; i++) rand += ALPHABET[(bytes[i] ?? 0) % 32];
   return time + rand;

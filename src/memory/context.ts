@@ -63,7 +63,7 @@ export function createCtx(db: Database, options: { now?: () => number; vaultKey:
   return ctx;
 }
 
-export function brief(f: Fact, now: number): FactBrief {
+export function brief(f: Pick<Fact, 'id' | 'text' | 'category' | 'entity' | 'importance' | 'confidence' | 'pinned' | 'decayClass' | 'recallCount' | 'updatedAt' | 'lastRecalledAt'>, now: number): FactBrief {
   return {
     id: f.id,
     text: f.text,

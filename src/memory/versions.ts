@@ -10,7 +10,7 @@ import { brief, type Ctx } from './context.js';
 export function insertFact(ctx: Ctx, f: NewFact, now: number): void {
   const s = strength({ ...f, recallCount: 0, lastRecalledAt: null }, now);
   ctx.facts.insert({ ...f, strength: s });
-  ctx.emit({ kind: 'fact.stored', fact: brief(mustGet(ctx, f.id), now), scopes: [f.scope] });
+  ctx.emit({ kind: 'fact.stored', fact: brief({ ...f, recallCount: 0, lastRecalledAt: null }, now), scopes: [f.scope] });
 }
 
 /**

@@ -65,6 +65,9 @@ export function sqliteError(cause: unknown, context: string): MemoryError {
 /** Run `fn` in an IMMEDIATE transaction, mapping SQLite failures to typed errors. All or nothing. */
 export function writeTx<T>(db: Db, context: string, fn: () => T): T {
   try {
+    // Inside an open transaction, join it: any error aborts the outermost one (all or nothing), so a
+    // savepoint per nested call would only cost time.
+    if (db.inTransaction) return fn();
     return db.transaction(fn).immediate();
   } catch (cause) {
     throw sqliteError(cause, context);
