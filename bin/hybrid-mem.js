@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The hybrid-mem command. Runs the compiled CLI (dist/, built by `npm run build`, which `npm install` runs
-// via `prepare`); in a source checkout without a build it registers tsx and runs src/ directly.
+// via `prepare`); in a source checkout without a build, or with HYBRID_MEM_FROM_SOURCE=1, it registers tsx
+// and runs src/ directly.
 import { existsSync } from 'node:fs';
 
 const dist = new URL('../dist/cli/main.js', import.meta.url);
 let cli;
-if (existsSync(dist)) {
+if (existsSync(dist) && process.env.HYBRID_MEM_FROM_SOURCE !== '1') {
   cli = await import(dist.href);
 } else {
   try {
