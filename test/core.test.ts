@@ -105,11 +105,9 @@ describe('query parsing', () => {
     expect(parseQuery('admin@db01.example')).toEqual([{ kind: 'phrase', terms: ['admin', 'db01', 'example'] }]);
   });
   it('turns FTS operators and junk into plain words, never syntax', () => {
-    expect(parseQuery('a AND b OR NEAR( col: "unbalanced')).toEqual([
-      { kind: 'term', term: 'a' },
-      { kind: 'term', term: 'and' },
+    expect(parseQuery('x AND b OR NEAR( col: "unbalanced')).toEqual([
+      { kind: 'term', term: 'x' },
       { kind: 'term', term: 'b' },
-      { kind: 'term', term: 'or' },
       { kind: 'term', term: 'near' },
       { kind: 'term', term: 'col' },
       { kind: 'term', term: 'unbalanced' },
@@ -146,5 +144,16 @@ describe('rank fusion', async () => {
   it('handles empty legs', () => {
     expect(rrf([[], ['x']], (x) => x).map((f) => f.key)).toEqual(['x']);
     expect(rrf<string>([[], []], (x) => x)).toEqual([]);
+  });
+});
+
+describe('stopwords', () => {
+  it('drops function words from a query that has other words, keeps them otherwise and in phrases', () => {
+    expect(parseQuery('how can I sign into our DB machine').map((p) => (p.kind === 'phrase' ? p.terms.join(' ') : p.term))).toEqual(['sign', 'db', 'machine']);
+    expect(parseQuery('the')).toEqual([{ kind: 'term', term: 'the' }]);
+    expect(parseQuery('"the who" tour')).toEqual([
+      { kind: 'phrase', terms: ['the', 'who'] },
+      { kind: 'term', term: 'tour' },
+    ]);
   });
 });

@@ -34,7 +34,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   } catch (err) {
     return reportError(err, io, json);
   } finally {
-    session?.close();
+    await session?.close();
   }
 }
 

@@ -12,7 +12,8 @@ import { str } from './args.js';
 import type { CliSession, Io, OptionValues } from './spec.js';
 
 export interface OpenSession extends CliSession {
-  close(): void;
+  /** Close the service (awaits the semantic layer persisting its index, when one runs). */
+  close(): Promise<void>;
 }
 
 /** Resolve the config the way every command does (config errors never echo a token: src/config/issues.ts). */
@@ -39,9 +40,10 @@ export function createSession(io: Io, opts: OptionValues): OpenSession {
     service: () => (service ??= MemoryService.open({ config: session.config(), env: io.env })),
     readStdin: () => readAll(io),
     path: (p) => resolve(io.cwd, p),
-    close: () => {
-      service?.close();
+    close: async () => {
+      const s = service;
       service = null;
+      await s?.close();
     },
   };
   return session;

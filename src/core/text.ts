@@ -14,6 +14,17 @@ export function tokenize(s: string): string[] {
   return fold(s).match(TOKEN) ?? [];
 }
 
+/**
+ * English function words. A natural-language query ("how can I sign into our DB machine") would otherwise
+ * match every fact containing "I" or "our"; such words are dropped from a query that has other words.
+ * Quoted phrases keep them.
+ */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my of on or our so than that the their them then there these they this to us was we were what when ' +
+    'where which who why will with would you your').split(' '),
+);
+
 /** One piece of a parsed search query. */
 export type QueryPart =
   | { readonly kind: 'term'; readonly term: string }
@@ -35,7 +46,7 @@ export function parseQuery(input: string): QueryPart[] {
   const seen = new Set<string>();
   const push = (p: QueryPart): void => {
     const key = p.kind === 'phrase' ? `p:${p.terms.join(' ')}` : `${p.kind}:${p.term}`;
-    if (seen.has(key) || parts.length >= MAX_QUERY_PARTS) return;
+    if (seen.has(key) || parts.length >= MAX_QUERY_PARTS * 4) return;
     seen.add(key);
     parts.push(p);
   };
@@ -55,5 +66,6 @@ export function parseQuery(input: string): QueryPart[] {
     else if (terms.length === 1) push({ kind: 'term', term: terms[0] as string });
     else push({ kind: 'phrase', terms }); // e.g. "user@host", "v1.2": adjacent tokens
   }
-  return parts;
+  const content = parts.filter((p) => p.kind !== 'term' || !STOPWORDS.has(p.term));
+  return (content.length > 0 ? content : parts).slice(0, MAX_QUERY_PARTS);
 }

@@ -22,6 +22,9 @@ import { parse, recallSchema, type RecallInput } from './inputs.js';
 import { strengthenCoRecalled } from './links.js';
 import type { Semantic, VectorLeg } from './semantic.js';
 
+/** Vector hits less similar than this fraction of the best hit's similarity are dropped as unrelated. */
+export const VECTOR_RELATIVE_FLOOR = 0.5;
+
 export interface RecallHit {
   readonly fact: Fact;
   readonly score: number;
@@ -54,8 +57,15 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
     : null;
   const fts = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded, category: i.category });
   const vec = vectorLeg ? await vectorLeg : null;
-  const vecFacts = vec?.hits ? ctx.facts.bySeqs(vec.hits.map((h) => h.seq)) : [];
-  const similarity = new Map(vec?.hits?.map((h, k) => [vecFacts[k]?.id, h.similarity]) ?? []);
+  // A vector leg always returns k neighbours, however far: keep those at least half as similar as the best.
+  const best = vec?.hits?.[0]?.similarity ?? 0;
+  const near = vec?.hits?.filter((h) => h.similarity >= best * VECTOR_RELATIVE_FLOOR) ?? [];
+  const simBySeq = new Map(near.map((h) => [h.seq, h.similarity]));
+  const similarity = new Map<string, number>();
+  const vecFacts: Fact[] = ctx.facts.bySeqs(near.map((h) => h.seq)).map(({ seq, ...fact }) => {
+    similarity.set(fact.id, simBySeq.get(seq) ?? 0);
+    return fact;
+  });
   const legs = vec?.hits ? 2 : 1;
   const now = ctx.now();
   const fused = rrf<Fact>([fts.map((h) => h.fact), vecFacts], (f) => f.id);

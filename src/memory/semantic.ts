@@ -68,8 +68,12 @@ export class Semantic {
     this.vectors = new VectorRepo(ctx.db);
   }
 
-  /** Record the model, listen for changes, and queue every fact still missing a vector. */
-  start(): void {
+  /**
+   * Record the model, listen for changes, and queue every fact still missing a vector. With
+   * `maintain: false` (a one-shot CLI search) only searching is set up.
+   */
+  start(options: { maintain?: boolean } = {}): void {
+    if (options.maintain === false) return;
     const previous = this.vectors.getMeta('embedding.modelId');
     if (previous !== this.info.modelId) {
       this.ctx.tx('embedding.meta', () => {

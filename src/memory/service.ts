@@ -164,11 +164,14 @@ export class MemoryService {
   }
 
   /** Attach the embedding and vector actors: facts get embedded, and recall becomes hybrid. */
-  attachSemantic(parts: { embedder: Embedder; index: VectorIndex; info: EmbedderInfo; indexState: VectorInitResult; log?: (msg: string) => void }): Semantic {
+  attachSemantic(
+    parts: { embedder: Embedder; index: VectorIndex; info: EmbedderInfo; indexState: VectorInitResult; log?: (msg: string) => void },
+    options: { maintain?: boolean } = {},
+  ): Semantic {
     if (this.semantic) return this.semantic;
     const semantic = new Semantic(this.ctx, parts.embedder, parts.index, parts.info, parts.indexState, parts.log);
     this.semantic = semantic;
-    semantic.start();
+    semantic.start(options);
     return semantic;
   }
 

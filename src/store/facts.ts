@@ -183,11 +183,11 @@ export class FactRepo {
     return new Map(rows.map((r) => [r.id, r.seq]));
   }
 
-  /** Facts by rowid, in the order asked; unknown seqs are skipped. */
-  bySeqs(seqs: readonly number[]): Fact[] {
+  /** Facts by rowid, in the order asked, each with its seq; unknown seqs are skipped. */
+  bySeqs(seqs: readonly number[]): (Fact & { readonly seq: number })[] {
     if (seqs.length === 0) return [];
     const rows = prep(this.db, `SELECT * FROM facts WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(...seqs) as FactRow[];
-    const bySeq = new Map(rows.map((r) => [r.seq, toFact(r)]));
+    const bySeq = new Map(rows.map((r) => [r.seq, { ...toFact(r), seq: r.seq }]));
     return seqs.flatMap((s) => bySeq.get(s) ?? []);
   }
 

@@ -5,6 +5,7 @@ import { conflictsCommand, resolveCommand } from './conflicts.js';
 import { deleteCommand, editCommand, listCommand, pinCommand, showCommand, unpinCommand } from './facts.js';
 import { linkCommand, linkTypeCommand, unlinkCommand } from './links.js';
 import { dashboardCommand, serveCommand } from './serve.js';
+import { reindexCommand } from './semantic.js';
 import { maintenanceCommand, statsCommand } from './status.js';
 import { recallCommand, storeCommand } from './store.js';
 import { exportCommand, importCommand } from './transfer.js';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   configCheckCommand,
   statsCommand,
   maintenanceCommand,
+  reindexCommand,
   serveCommand,
   dashboardCommand,
 ];

@@ -5,6 +5,7 @@
  */
 import { MaintenanceClient } from '../../actors/maintenance/client.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
+import { startSemantic } from '../../main.js';
 import { toWire } from '../../core/errors.js';
 import type { MemoryService } from '../../memory/service.js';
 import { plural } from '../format.js';
@@ -59,7 +60,26 @@ export const maintenanceService: ServeService = {
   },
 };
 
-export const SERVE_SERVICES: readonly ServeService[] = [maintenanceService];
+/** Embeds facts after they are written and keeps the vector index (recall becomes hybrid). */
+export const semanticService: ServeService = {
+  name: 'semantic',
+  async start({ svc, config, log }) {
+    if (!config.embedding.enabled) return { status: 'semantic search off (embedding.enabled = false)', stop: () => undefined };
+    try {
+      const semantic = await startSemantic(svc, config, log);
+      return {
+        status: `semantic search on (${semantic.info.modelId}, ${semantic.indexState.count} vectors, ${semantic.pending()} to embed)`,
+        stop: () => undefined, // closed with the service
+      };
+    } catch (err) {
+      const w = toWire(err);
+      log(`semantic search unavailable: ${w.code}: ${w.message}`);
+      return { status: 'semantic search unavailable (full text only)', stop: () => undefined };
+    }
+  },
+};
+
+export const SERVE_SERVICES: readonly ServeService[] = [semanticService, maintenanceService];
 
 export const serveCommand: CommandSpec = {
   name: 'serve',

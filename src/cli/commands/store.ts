@@ -3,6 +3,7 @@ import { CATEGORIES, DECAY_CLASSES } from '../../core/types.js';
 import { LIMITS, recallSchema, storeSchema } from '../../memory/inputs.js';
 import { flag, int, list, num, oneOf, str, time } from '../args.js';
 import { oneLine } from '../format.js';
+import { startSemantic } from '../../main.js';
 import type { CommandSpec } from '../spec.js';
 import { SCOPE_OPTIONS, checked, scopeInput, textArg } from './common.js';
 
@@ -57,6 +58,7 @@ export const recallCommand: CommandSpec = {
     limit: { type: 'string', value: 'N', help: `how many results, 1..${LIMITS.recallMax} (default 10)` },
     category: { type: 'string', value: 'C', help: 'only facts of this category' },
     'include-superseded': { type: 'boolean', help: 'also search superseded versions' },
+    semantic: { type: 'boolean', help: 'hybrid search: also load the local embedding model (~1-2 s) and search the vector index' },
   },
   async run({ args, opts, cli }) {
     const input = {
@@ -66,10 +68,13 @@ export const recallCommand: CommandSpec = {
       includeSuperseded: flag(opts, 'include-superseded'),
     };
     const valid = checked(recallSchema, input, 'memory_recall');
-    const r = await cli.service().memoryRecall(valid);
+    const svc = cli.service();
+    if (flag(opts, 'semantic')) await startSemantic(svc, cli.config(), (line) => void cli.io.stderr.write(`hybrid-mem: ${line}\n`), { maintain: false });
+    const r = await svc.memoryRecall(valid);
     const human = r.results.length
       ? r.results.map((h, i) => `${i + 1}. ${h.score.toFixed(4)}  ${h.fact.id}  [${h.fact.category}]  ${oneLine(h.fact.text)}`)
       : ['no matches'];
-    return { human, json: { results: r.results.map((h) => ({ score: h.score, fact: h.fact })), recallId: r.recallId } };
+    if (r.degraded) human.push(`(full text only: ${r.reason})`);
+    return { human, json: { mode: r.mode, degraded: r.degraded, results: r.results.map((h) => ({ score: h.score, why: h.why, fact: h.fact })), recallId: r.recallId } };
   },
 };
