@@ -1,0 +1,79 @@
+/**
+ * Hybrid recall end to end with the real semantic layer: the shipped embedding model in its worker pools,
+ * the usearch index in its worker, a real SQLite file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../src/config/resolve.js';
+import { openMemory } from '../src/main.js';
+import type { MemoryService } from '../src/memory/service.js';
+import { tempHome, type TestHome } from './helpers.js';
+
+let home: TestHome;
+let svc: MemoryService;
+const texts = [
+  'SSH password of prod database server: stored encrypted',
+  'I like pizza with mushrooms on friday',
+  'The staging cluster runs Kubernetes 1.29',
+  'Standup happens every morning at 9:30',
+];
+const ids: string[] = [];
+
+beforeAll(async () => {
+  home = tempHome();
+  svc = await openMemory({ config: home.config, env: home.env, semantic: true });
+  for (const text of texts) ids.push(svc.memoryStore({ text }).fact.id);
+  await svc.semanticLayer?.idle();
+}, 60_000);
+
+afterAll(async () => {
+  await svc?.close();
+  home.cleanup();
+});
+
+describe('hybrid recall', () => {
+  it('embeds facts after they are written and finds a paraphrase that shares no word', async () => {
+    expect(svc.semanticLayer?.pending()).toBe(0);
+    const r = await svc.memoryRecall({ query: 'how can I sign into our DB machine' });
+    expect(r).toMatchObject({ mode: 'hybrid', degraded: false });
+    expect(r.results[0]?.fact.text).toBe(texts[0]);
+    expect(r.results[0]?.why.vectorRank).toBe(1);
+    expect(r.results[0]?.why.similarity).toBeGreaterThan(0.15);
+    const pizza = r.results.find((x) => x.fact.text === texts[1]);
+    if (pizza) expect(pizza.score).toBeLessThan(r.results[0]?.score ?? 0);
+  });
+
+  it('fuses both legs and stores why in recall_events', async () => {
+    const r = await svc.memoryRecall({ query: 'kubernetes cluster' });
+    const top = r.results[0];
+    expect(top?.fact.text).toBe(texts[2]);
+    expect(top?.why.ftsRank).toBe(1);
+    expect(top?.why.vectorRank).toBeGreaterThanOrEqual(1);
+    const stored = svc.recallHistory().find((e) => e.id === r.recallId);
+    expect(stored?.scores[0]).toMatchObject({ factId: top?.fact.id, ftsRank: 1, vectorRank: top?.why.vectorRank });
+    expect(stored?.scores[0]?.similarity).toBeGreaterThan(0);
+  });
+
+  it('drops a deleted fact from the vector leg', async () => {
+    const f = svc.memoryStore({ text: 'The VPN gateway certificate expires in March' }).fact;
+    await svc.semanticLayer?.idle();
+    const before = await svc.memoryRecall({ query: 'VPN certificate expiry' });
+    expect(before.results.find((x) => x.fact.id === f.id)?.why.vectorRank).toBeGreaterThanOrEqual(1);
+    svc.deleteFact(f.id);
+    const after = await svc.memoryRecall({ query: 'VPN certificate expiry' });
+    expect(after.results.map((x) => x.fact.id)).not.toContain(f.id);
+  });
+
+  it('answers from full text, marked degraded, when the vector leg misses its deadline', async () => {
+    const fast = await openMemory({ config: resolveConfig({ search: { vectorDeadlineMs: 1 } }, { env: home.env }), env: home.env, semantic: true });
+    try {
+      const r = await fast.memoryRecall({ query: 'a never seen query about kubernetes clusters and pods' });
+      expect(r.mode).toBe('hybrid');
+      expect(r.degraded).toBe(true);
+      expect(r.reason).toMatch(/deadline/);
+      expect(r.results[0]?.fact.text).toBe(texts[2]);
+      expect(r.results[0]?.why.vectorRank).toBeNull();
+    } finally {
+      await fast.close();
+    }
+  });
+});
