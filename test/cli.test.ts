@@ -228,7 +228,7 @@ describe('commands', () => {
     expect(r.stdout).toMatch(new RegExp(`^1\\. \\d\\.\\d{4}  ${id}  \\[technical\\]  The VPN gateway is vpn.example.com\\n$`));
     expect((await cli(home, ['recall', 'nothing-like-this'])).stdout).toBe('no matches\n');
     const json = JSON.parse((await cli(home, ['--json', 'recall', 'vpn', '--limit', '1'])).stdout);
-    expect(json.results).toEqual([{ score: expect.any(Number), fact: expect.objectContaining({ id }) }]);
+    expect(json.results).toEqual([{ score: expect.any(Number), why: expect.objectContaining({ ftsRank: 1 }), fact: expect.objectContaining({ id }) }]);
   });
 
   it('link, link again (strengthens), link-type, show, unlink', async () => {
@@ -378,8 +378,10 @@ describe('commands', () => {
     const stop = new AbortController();
     const stdout = new Sink();
     const serving = cli(home, ['serve'], { signal: stop.signal, stdout });
-    for (let i = 0; i < 200 && !stdout.text.includes('maintenance every'); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(stdout.text).toBe(`hybrid-mem serving ${join(home, 'memory.db')}\n0 facts, 0 links, 0 open conflicts; maintenance every 60 min\n`);
+    for (let i = 0; i < 3000 && !stdout.text.includes('maintenance every'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(stdout.text).toBe(
+      `hybrid-mem serving ${join(home, 'memory.db')}\n0 facts, 0 links, 0 open conflicts; semantic search on (use-lite@0.2.0, 0 vectors, 0 to embed); maintenance every 60 min\n`,
+    );
     stop.abort();
     expect(await serving).toMatchObject({ code: 0, stdout: expect.stringContaining('hybrid-mem stopped') });
   });
