@@ -1,4 +1,5 @@
 /** The public library API of hybrid-mem. */
+export { openMemory, startSemantic, type OpenMemoryOptions } from './main.js';
 export { MemoryService, type MemoryServiceOptions } from './memory/service.js';
 export { resolveConfig, loadConfigFile, defaultDataDir, type ResolvedConfig } from './config/resolve.js';
 export { configJsonSchema } from './config/json-schema.js';
