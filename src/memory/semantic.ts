@@ -24,6 +24,8 @@ import type { Ctx } from './context.js';
 export interface Embedder {
   info(): Promise<EmbedderInfo>;
   embedQuery(text: string): Promise<Float32Array>;
+  /** A cached query embedding, synchronously (null when not cached). */
+  cachedQuery?(text: string): Float32Array | null;
   embedMany(texts: readonly string[], options?: { background?: boolean }): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
@@ -127,10 +129,14 @@ export class Semantic {
     const late = new Promise<VectorLeg>((resolve) => {
       timer = setTimeout(() => resolve({ hits: null, reason: `vector leg missed its ${deadlineMs} ms deadline` }), deadlineMs);
     });
-    const work = (async (): Promise<VectorLeg> => {
-      const q = await this.embed.embedQuery(query);
-      return { hits: await this.index.search(q, k, filter), reason: null };
-    })().catch((err: unknown): VectorLeg => ({ hits: null, reason: `vector leg failed: ${(err as Error).message}` }));
+    // With a cached query embedding the search is posted to the vector worker right now, so it runs while
+    // the caller does the full-text leg on this thread.
+    const cached = this.embed.cachedQuery?.(query) ?? null;
+    const hits = cached ? this.index.search(cached, k, filter) : this.embed.embedQuery(query).then((q) => this.index.search(q, k, filter));
+    const work = hits.then(
+      (h): VectorLeg => ({ hits: h, reason: null }),
+      (err: unknown): VectorLeg => ({ hits: null, reason: `vector leg failed: ${(err as Error).message}` }),
+    );
     try {
       return await Promise.race([work, late]);
     } finally {

@@ -91,6 +91,8 @@ export class EmbedClient {
   /** Query embeddings by normalised text; in-flight ones too, so concurrent equal queries share one call. */
   private readonly queries: Lru<Promise<Float32Array>>;
   private infoPromise: Promise<EmbedderInfo> | null = null;
+  /** Resolved query embeddings, by their cached promise (dropped with it). */
+  private readonly settled = new WeakMap<Promise<Float32Array>, Float32Array>();
 
   constructor(spec: EmbedderSpec, private readonly options: EmbedClientOptions = {}) {
     this.spec = checkSpec(spec);
@@ -118,6 +120,17 @@ export class EmbedClient {
     return first;
   }
 
+  /**
+   * The cached embedding of a query, synchronously, or null when it is not cached (or still computing).
+   * Lets hybrid search post the vector search before running its full-text leg.
+   */
+  cachedQuery(text: string): Float32Array | null {
+    const key = typeof text === 'string' ? normalizeQuery(text) : '';
+    const p = key ? this.queries.get(key) : undefined;
+    const v = p ? this.settled.get(p) : undefined;
+    return v ? v.slice() : null;
+  }
+
   /** One query's embedding (dim floats, unit length), from the cache when the same normalised text was embedded before. */
   async embedQuery(text: string, opts: EmbedCallOptions = {}): Promise<Float32Array> {
     if (typeof text !== 'string') throw invalidInput('text', 'a string', text);
@@ -128,7 +141,10 @@ export class EmbedClient {
       const call = this.interactive.call<Float32Array>('embed', [this.spec, [key]], opts);
       p = call;
       this.queries.set(key, call);
-      call.catch(() => this.queries.delete(key, call));
+      call.then(
+        (v) => this.settled.set(call, v),
+        () => this.queries.delete(key, call),
+      );
     }
     // A copy: the caller may transfer or change it without touching the cached vector.
     return (await p).slice();

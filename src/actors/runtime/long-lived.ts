@@ -32,6 +32,7 @@ interface Live {
   readonly worker: Worker;
   readonly remote: Remote<EnvelopeApi>;
   readonly ready: Promise<void>;
+  readonly isReady: () => boolean;
 }
 
 export class LongLivedActor {
@@ -47,10 +48,20 @@ export class LongLivedActor {
     return this.restarts;
   }
 
-  async call<T>(method: string, args: readonly unknown[], opts: { timeoutMs?: number } = {}): Promise<T> {
-    const live = this.start();
-    await live.ready;
-    return this.invoke<T>(live, method, args, opts.timeoutMs ?? this.options.timeoutMs);
+  /**
+   * Call a worker method. Once the worker is ready the message is posted synchronously, before this
+   * returns, so the worker starts while the caller goes on with other work (hybrid search relies on it).
+   */
+  call<T>(method: string, args: readonly unknown[], opts: { timeoutMs?: number } = {}): Promise<T> {
+    let live: Live;
+    try {
+      live = this.start();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
+    if (live.isReady()) return this.invoke<T>(live, method, args, timeoutMs);
+    return live.ready.then(() => this.invoke<T>(live, method, args, timeoutMs));
   }
 
   private invoke<T>(live: Live, method: string, args: readonly unknown[], timeoutMs: number): Promise<T> {
@@ -94,10 +105,14 @@ export class LongLivedActor {
     worker.on('error', (err) => this.onExit(worker, `error: ${err.message}`));
     worker.on('exit', (code) => this.onExit(worker, `exit code ${code}`));
     const init = this.options.init;
-    const live: Live = { worker, remote, ready: Promise.resolve() };
+    let settled = !init;
+    const live: Live = { worker, remote, ready: Promise.resolve(), isReady: () => settled };
     const ready = init ? this.invoke<void>(live, init.method, init.args, init.timeoutMs ?? this.options.timeoutMs) : Promise.resolve();
+    ready.then(
+      () => (settled = true),
+      () => undefined,
+    );
     this.live = { ...live, ready };
-    ready.catch(() => undefined);
     return this.live;
   }
 
