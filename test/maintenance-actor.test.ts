@@ -35,3 +35,23 @@ describe('maintenance actor', () => {
     }
   });
 });
+
+describe('background checkpoint', () => {
+  it('copies the WAL into the database from the worker while the main connection keeps writing', async () => {
+    home = tempHome();
+    const svc = MemoryService.open({ config: home.config, env: home.env });
+    svc.db.pragma('wal_autocheckpoint = 0');
+    for (let i = 0; i < 200; i++) svc.memoryStore({ text: `fact number ${i} about the checkpoint` });
+    const client = new MaintenanceClient(home.config);
+    try {
+      const r = await client.checkpoint();
+      expect(r.busy).toBe(0);
+      expect(r.log).toBeGreaterThan(0);
+      expect(r.checkpointed).toBe(r.log);
+      expect(svc.stats().totalFacts).toBe(200);
+    } finally {
+      await client.close();
+      await svc.close();
+    }
+  });
+});

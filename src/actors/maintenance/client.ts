@@ -1,7 +1,7 @@
 /** Main-thread handle of the maintenance actor: one background worker, runs one pass at a time. */
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { ActorPool } from '../runtime/pool.js';
-import type { MaintenanceReport } from './contract.js';
+import type { MaintenanceJob, MaintenanceReport } from './contract.js';
 
 export class MaintenanceClient {
   private readonly pool: ActorPool;
@@ -14,8 +14,20 @@ export class MaintenanceClient {
   /** Run a pass; a call while one runs joins it. */
   run(): Promise<MaintenanceReport> {
     if (this.running) return this.running;
+    this.running = this.pool.call<MaintenanceReport>('run', [this.job()]).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** A PASSIVE WAL checkpoint on the worker's connection (keeps checkpoints off the request path). */
+  checkpoint(): Promise<{ busy: number; log: number; checkpointed: number }> {
+    return this.pool.call('checkpoint', [this.job()], { timeoutMs: 60_000 });
+  }
+
+  private job(): MaintenanceJob {
     const s = this.config.store;
-    const job = {
+    return {
       dbPath: this.config.dbPath,
       busyTimeoutMs: s.busyTimeoutMs,
       durability: s.durability,
@@ -23,10 +35,6 @@ export class MaintenanceClient {
       deletedRetentionDays: s.deletedRetentionDays,
       recallRetentionDays: s.recallRetentionDays,
     };
-    this.running = this.pool.call<MaintenanceReport>('run', [job]).finally(() => {
-      this.running = null;
-    });
-    return this.running;
   }
 
   close(): Promise<void> {

@@ -29,4 +29,9 @@ function ctxFor(job: MaintenanceJob): Ctx {
 
 export default poolWorker({
   run: (job: MaintenanceJob) => runMaintenance(ctxFor(job), job),
+  /** Copy WAL frames into the database without blocking readers or writers (PASSIVE). */
+  checkpoint: (job: MaintenanceJob) => {
+    const [row] = ctxFor(job).db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+    return row ?? { busy: 0, log: 0, checkpointed: 0 };
+  },
 });

@@ -30,10 +30,12 @@ export interface ServeService {
   start(ctx: ServeContext): Promise<RunningService> | RunningService;
 }
 
+const CHECKPOINT_EVERY_MS = 2000;
+
 /** Runs a maintenance pass (in the maintenance worker) at start and every maintenance.intervalMinutes. */
 export const maintenanceService: ServeService = {
   name: 'maintenance',
-  start({ config, log }) {
+  start({ svc, config, log }) {
     const client = new MaintenanceClient(config);
     const pass = (): void => {
       client.run().then(
@@ -50,10 +52,19 @@ export const maintenanceService: ServeService = {
     const minutes = config.maintenance.intervalMinutes;
     const timer = setInterval(pass, minutes * 60_000);
     timer.unref();
+    // WAL checkpoints move off the request path: the serving connection never checkpoints itself (an
+    // automatic checkpoint inside a commit was most of recall's p99); the worker does it every few seconds.
+    svc.db.pragma('wal_autocheckpoint = 0');
+    const checkpoint = setInterval(() => {
+      client.checkpoint().catch((err: unknown) => log(`checkpoint failed: ${toWire(err).message}`));
+    }, CHECKPOINT_EVERY_MS);
+    checkpoint.unref();
     return {
       status: `maintenance every ${minutes} min`,
       stop: async () => {
         clearInterval(timer);
+        clearInterval(checkpoint);
+        svc.db.pragma('wal_autocheckpoint = 1000');
         await client.close();
       },
     };
