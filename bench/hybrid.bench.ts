@@ -8,8 +8,9 @@
  *   (b) hybrid, fresh query embedding: every query text is new, so the embedding model runs.
  *   (c) full text only (a service without a semantic layer, on its own copy of the same data): the baseline.
  *
- * plus two diagnostics: the vector leg alone (Semantic.search, cached embedding), and (a) with SQLite's WAL
- * auto-checkpoint off (the checkpoint that lands in every ~50th recall's commit is a large part of the tail);
+ * plus: the vector leg alone (Semantic.search, cached embedding), and (a) as `serve` runs it: the serving
+ * connection's WAL auto-checkpoint off and a PASSIVE checkpoint every 2 s in the maintenance worker (the
+ * checkpoint that otherwise lands in every ~50th recall's commit is a large part of the tail);
  * and afterwards (b) once more on a service with the default vectorDeadlineMs (150 ms), counting answers
  * marked `degraded`.
  * (a)-(b) use vectorDeadlineMs 5000 so their vector leg is never dropped.
@@ -29,6 +30,7 @@
 import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { EmbedClient } from '../src/actors/embed/client.js';
+import { MaintenanceClient } from '../src/actors/maintenance/client.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { visibility } from '../src/core/scope.js';
 import { OPERATOR } from '../src/core/types.js';
@@ -156,6 +158,7 @@ export async function main(): Promise<void> {
     const filter = { visibility: visibility(OPERATOR), includeSuperseded: false };
     const samples: Record<keyof typeof PER_ROUND, Sample[]> = { fulltext: [], cached: [], fresh: [], vectorLeg: [], cachedNoCheckpoint: [] };
     const autoCheckpoint = hybrid.db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    const checkpointer = new MaintenanceClient(hybrid.config);
     let cursor = 0;
     const nextFixed = (): Query => fixed[cursor++ % fixed.length] as Query;
     const cases: Record<keyof typeof samples, () => Promise<void>> = {
@@ -186,18 +189,20 @@ export async function main(): Promise<void> {
           });
         }
       },
-      // Diagnostic: (a) with SQLite's WAL auto-checkpoint off, i.e. without the
-      // checkpoint that every ~50th recall's commit runs; restored (and the WAL checkpointed) untimed after.
+      // (a) as `hybrid-mem serve` runs it: the serving connection never checkpoints inside a commit;
+      // the maintenance worker runs a PASSIVE checkpoint every 2 s (timed calls include that contention).
       cachedNoCheckpoint: async () => {
         hybrid.db.pragma('wal_autocheckpoint = 0');
+        const every = setInterval(() => void checkpointer.checkpoint().catch(() => undefined), 2000);
         try {
           for (let i = 0; i < PER_ROUND.cachedNoCheckpoint; i++) {
             const q = nextFixed();
-            await timed(samples.cachedNoCheckpoint, q, async () => check(await hybrid.memoryRecall({ query: q.text }), 'hybrid', '(a, no checkpoint)'));
+            await timed(samples.cachedNoCheckpoint, q, async () => check(await hybrid.memoryRecall({ query: q.text }), 'hybrid', '(a, serve)'));
           }
         } finally {
+          clearInterval(every);
           hybrid.db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`);
-          hybrid.db.pragma('wal_checkpoint(PASSIVE)');
+          await checkpointer.checkpoint();
         }
       },
     };
@@ -207,6 +212,7 @@ export async function main(): Promise<void> {
       for (let k = 0; k < order.length; k++) await cases[order[(r + k) % order.length] as keyof typeof samples]();
     }
     const measuredS = (performance.now() - t) / 1000;
+    await checkpointer.close();
     await hybrid.close();
     services.splice(services.indexOf(hybrid), 1);
 
@@ -230,7 +236,7 @@ export async function main(): Promise<void> {
       ['(b) hybrid, fresh query embedding', stats(samples.fresh)],
       [`(b) hybrid, fresh, default deadline ${deadlineMs} ms`, stats(defaultSamples)],
       ['vector leg alone, cached (Semantic.search)', stats(samples.vectorLeg)],
-      ['(a) with WAL auto-checkpoint off (diagnostic)', stats(samples.cachedNoCheckpoint)],
+      ['(a) hybrid cached, as serve runs it (checkpoints in the worker)', stats(samples.cachedNoCheckpoint)],
     ];
     console.log(
       `\nmemory_recall latency in ms at ${data.facts} facts (limit 10; every call stores its recall event). ${ROUNDS} rounds rotating the cases, ` +
@@ -256,11 +262,13 @@ export async function main(): Promise<void> {
         return [[`${k} p50`, f2(s.p50)], [`${k} p99`, f2(s.p99)]];
       })]);
     console.log('\nby query kind (ms)');
-    console.table([byKind('(c) full text', samples.fulltext), byKind('(a) hybrid cached', samples.cached), byKind('(b) hybrid fresh', samples.fresh), byKind('vector leg, cached', samples.vectorLeg), byKind('(a) no checkpoint', samples.cachedNoCheckpoint)]);
+    console.table([byKind('(c) full text', samples.fulltext), byKind('(a) hybrid cached', samples.cached), byKind('(b) hybrid fresh', samples.fresh), byKind('vector leg, cached', samples.vectorLeg), byKind('(a) as serve', samples.cachedNoCheckpoint)]);
     const a = stats(samples.cached);
+    const served = stats(samples.cachedNoCheckpoint);
     const d = stats(defaultSamples);
     console.log(
-      `\n(a) p99 ${f2(a.p99)} ms: goal < ${GOAL_P99_MS} ms ${a.p99 < GOAL_P99_MS ? 'met' : 'MISSED'}. ` +
+      `\n(a) p99 ${f2(a.p99)} ms with checkpoints inside commits, ${f2(served.p99)} ms as serve runs it: goal < ${GOAL_P99_MS} ms ` +
+        `${served.p99 < GOAL_P99_MS ? 'met' : 'MISSED'} (as served). ` +
         `Default deadline ${deadlineMs} ms, fresh embeddings: ${d.degraded} of ${d.n} answers degraded (full text only). ` +
         `${notes.length ? `Log: ${notes.join('; ')}. ` : ''}Load average at end ${load()}; bench wall time ${((performance.now() - wall) / 1000).toFixed(0)} s.`,
     );
