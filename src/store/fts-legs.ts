@@ -2,13 +2,13 @@
  * Phase 1 of a bounded search: the capped candidate queries ("legs") of a plan (see fts-plan.ts for the
  * order and the budget). Every leg carries the query's scope/currency/credential filter in its SQL.
  */
-import type { Database, Statement } from 'better-sqlite3';
+import { prep } from './prepared.js';
+import type { Database } from 'better-sqlite3';
 import { budgetFor, fieldParts, MAX_AND_PARTS, partCap, type PlannedPart } from './fts-plan.js';
 import type { FtsStats } from './fts-stats.js';
 
 /** Entity/tags matches kept per part, strongest tier first (see fieldList). */
 export const FIELD_ROWS = 256;
-const MAX_STATEMENTS = 64;
 
 export interface Filter {
   readonly sql: string;
@@ -35,7 +35,6 @@ function fieldTiers(expr: string): string[] {
 }
 
 export class CandidateCollector {
-  private readonly statements = new Map<string, Statement>();
 
   constructor(
     private readonly db: Database,
@@ -69,7 +68,7 @@ export class CandidateCollector {
   private leg(expr: string, cap: number, filter: Filter, found: Found): { count: number; minSeq: number } {
     const sql = `SELECT ${CANDIDATE_COLUMNS} FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
       WHERE facts_fts MATCH ? AND ${filter.sql} ORDER BY facts_fts.rowid DESC LIMIT ?`;
-    const rows = this.statement(sql).raw().all(expr, ...filter.params, cap) as Candidate[];
+    const rows = prep(this.db, sql).raw().all(expr, ...filter.params, cap) as Candidate[];
     for (const r of rows) {
       if (!found.rows.has(r[3])) found.rows.set(r[3], r);
       found.cachedOnly.delete(r[3]);
@@ -94,7 +93,7 @@ export class CandidateCollector {
     // CROSS JOIN keeps json_each as the outer loop, so rows come in list order and LIMIT stops early.
     const sql = `SELECT ${CANDIDATE_COLUMNS} FROM json_each(?) j CROSS JOIN facts f ON f.seq = j.value
       WHERE f.deleted_at IS NULL AND ${filter.sql} LIMIT ?`;
-    const rows = this.statement(sql).raw().all(JSON.stringify(entry.seqs), ...filter.params, cap) as Candidate[];
+    const rows = prep(this.db, sql).raw().all(JSON.stringify(entry.seqs), ...filter.params, cap) as Candidate[];
     for (const r of rows) {
       if (found.rows.has(r[3])) continue;
       found.rows.set(r[3], r);
@@ -106,7 +105,7 @@ export class CandidateCollector {
     const sql = `SELECT rowid FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rowid DESC LIMIT ${FIELD_ROWS}`;
     const list = new Set<number>();
     for (const tier of fieldTiers(expr)) {
-      for (const seq of this.statement(sql).pluck().all(tier) as number[]) {
+      for (const seq of prep(this.db, sql).pluck().all(tier) as number[]) {
         list.add(seq);
         if (list.size >= FIELD_ROWS) return [...list];
       }
@@ -114,13 +113,4 @@ export class CandidateCollector {
     return [...list];
   }
 
-  private statement(sql: string): Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
-  }
 }

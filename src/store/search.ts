@@ -22,7 +22,7 @@
  * Query text is parsed by src/core/text.ts and every token is quoted, so user input never reaches FTS5's
  * query syntax.
  */
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { Visibility } from '../core/scope.js';
 import type { QueryPart } from '../core/text.js';
 import type { Category, Fact } from '../core/types.js';
@@ -30,6 +30,7 @@ import { CandidateCollector, type Filter } from './fts-legs.js';
 import { partExpr, planParts } from './fts-plan.js';
 import { COLUMN_WEIGHTS, RowScorer } from './fts-score.js';
 import { FtsStats } from './fts-stats.js';
+import { prep } from './prepared.js';
 import { toFact, type FactRow } from './rows.js';
 import { scopeSql } from './scope-sql.js';
 
@@ -62,12 +63,10 @@ export const CREDENTIAL_SQL = `(f.category = 'technical' OR f.entity = 'Credenti
   WHERE lower(t.value) IN ('credential','ssh','token','api','auth','password')))`;
 
 const MAX_LIMIT = 200;
-const MAX_STATEMENTS = 64;
 
 export class FtsSearch {
   private readonly stats: FtsStats;
   private readonly collector: CandidateCollector;
-  private readonly statements = new Map<string, Statement>();
 
   constructor(private readonly db: Database) {
     this.stats = new FtsStats(db);
@@ -99,7 +98,7 @@ export class FtsSearch {
     const orExpr = parts.map(partExpr).join(' OR ');
     const sql = `SELECT f.*, bm25(facts_fts, ${BM25_WEIGHTS}) AS rank FROM facts_fts CROSS JOIN facts f ON f.seq = facts_fts.rowid
       WHERE facts_fts MATCH ? AND ${filter.sql} ORDER BY rank LIMIT ${limit}`;
-    const rows = this.statement(sql).all(orExpr, ...filter.params) as (FactRow & { rank: number })[];
+    const rows = prep(this.db, sql).all(orExpr, ...filter.params) as (FactRow & { rank: number })[];
     return rows.map((r) => ({ fact: toFact(r), relevance: -r.rank }));
   }
 
@@ -123,7 +122,7 @@ export class FtsSearch {
   /** The full rows of the ranked top, in rank order. */
   private fetch(top: readonly { seq: number; score: number }[]): FtsHit[] {
     const sql = 'SELECT f.* FROM facts f WHERE f.seq IN (SELECT value FROM json_each(?))';
-    const rows = this.statement(sql).all(JSON.stringify(top.map((t) => t.seq))) as FactRow[];
+    const rows = prep(this.db, sql).all(JSON.stringify(top.map((t) => t.seq))) as FactRow[];
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
     const hits: FtsHit[] = [];
     for (const t of top) {
@@ -133,13 +132,4 @@ export class FtsSearch {
     return hits;
   }
 
-  private statement(sql: string): Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
-  }
 }
