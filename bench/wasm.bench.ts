@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { compileCore, refDotMany, refRowNorms, refSearchExact, VectorCore } from '../src/wasm/index.js';
+import { seededRandom } from './vectors-synthetic.js';
 
 const K = 10;
 const QUERIES = 100;
@@ -34,30 +35,8 @@ const CLUSTERS = 1000;
 const SPREAD = Number(process.env.WASM_BENCH_SPREAD ?? 2.0);
 const SEED = 7;
 
-/** Seeded uniforms (mulberry32) and standard normals (Box-Muller, both outputs used). */
-function seeded(seed: number): { uniform: () => number; gaussian: () => number } {
-  let s = seed >>> 0;
-  const uniform = (): number => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  let spare: number | null = null;
-  const gaussian = (): number => {
-    if (spare !== null) {
-      const v = spare;
-      spare = null;
-      return v;
-    }
-    const r = Math.sqrt(-2 * Math.log(Math.max(uniform(), 1e-12)));
-    const a = 2 * Math.PI * uniform();
-    spare = r * Math.sin(a);
-    return r * Math.cos(a);
-  };
-  return { uniform, gaussian };
-}
+/** Seeded uniforms and standard normals, shared with the other benches. */
+const seeded = seededRandom;
 
 /** `n` points around CLUSTERS gaussian centres: centre + SPREAD * N(0, 1), the centre picked uniformly. */
 function clustered(n: number, dim: number, centres: Float32Array, seed: number): Float32Array {
