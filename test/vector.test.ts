@@ -437,3 +437,91 @@ describe('vector index: worker failures', () => {
     expect((await c.search(randomUnit(12, dim), 1, ALL))[0]?.seq).toBe(12);
   });
 });
+
+describe('vector index: WASM exact paths and suggestPairs', () => {
+  /** Brute force in plain JS (f64): the reference the exact paths must agree with. */
+  function reference(vectors: Map<number, Float32Array>, q: Float32Array, k: number, allowed: (seq: number) => boolean = () => true): number[] {
+    const cos = (a: Float32Array, b: Float32Array) => {
+      let d = 0;
+      let na = 0;
+      let nb = 0;
+      for (let j = 0; j < a.length; j++) {
+        d += (a[j] as number) * (b[j] as number);
+        na += (a[j] as number) ** 2;
+        nb += (b[j] as number) ** 2;
+      }
+      return d / Math.sqrt(na * nb);
+    };
+    return [...vectors].filter(([seq]) => allowed(seq)).map(([seq, v]) => ({ seq, s: cos(q, v) })).sort((a, b) => b.s - a.s || a.seq - b.seq).slice(0, k).map((x) => x.seq);
+  }
+
+  it('a small index (mirror) returns the brute-force top-k, with and without a filter', async () => {
+    const env = setup();
+    const vectors = corpus(env, 600);
+    env.db.prepare("UPDATE facts SET scope_kind = 'agent', scope_agent = 'other' WHERE seq % 3 = 0").run();
+    const c = open(env);
+    await c.ready();
+    const a1 = filterFor({ role: 'specialist', agentId: 'a1', sessionId: null });
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const q = near(randomUnit(seed), 0.5, 1000 + seed);
+      const hits = await c.search(q, 20, ALL);
+      expect(hits.map((h) => h.seq)).toEqual(reference(vectors, q, 20));
+      expect(hits.map((h) => h.similarity)).toEqual([...hits.map((h) => h.similarity)].sort((x, y) => y - x));
+      expect((await c.search(q, 20, a1)).map((h) => h.seq)).toEqual(reference(vectors, q, 20, (seq) => seq % 3 !== 0));
+    }
+    // Writes reach the mirror: a replaced vector moves, a removed one is gone.
+    await c.upsert([7], axis(2).slice());
+    expect((await c.search(axis(2), 1, ALL))[0]).toMatchObject({ seq: 7 });
+    expect((await c.search(axis(2), 1, ALL))[0]?.similarity).toBeCloseTo(1, 5);
+    await c.remove([7, 8]);
+    const q = vectors.get(8) as Float32Array;
+    vectors.delete(7);
+    vectors.delete(8);
+    expect((await c.search(q, 10, ALL)).map((h) => h.seq)).toEqual(reference(vectors, q, 10));
+  });
+
+  it('the exact fallback of a large index (WASM scan of SQLite) returns the brute-force top-k', async () => {
+    const env = setup();
+    const vectors = corpus(env, 4600);
+    // Only 40 facts visible to "me", scattered: the over-fetch cannot fill k, the exact scan answers.
+    env.db.prepare("UPDATE facts SET scope_kind = 'agent', scope_agent = CASE WHEN seq % 115 = 0 THEN 'me' ELSE 'other' END").run();
+    const c = open(env);
+    await c.ready();
+    const me = filterFor({ role: 'specialist', agentId: 'me', sessionId: null });
+    const q = randomUnit(77);
+    const hits = await c.search(q, 30, me);
+    expect(hits.map((h) => h.seq)).toEqual(reference(vectors, q, 30, (seq) => seq % 115 === 0));
+  });
+
+  it('suggestPairs finds the near-duplicate pairs, best first, and respects the filter', async () => {
+    const env = setup();
+    const base = [randomUnit(501), randomUnit(502), randomUnit(503)];
+    const rows: [number, Float32Array, FactOpts][] = [
+      [1, base[0] as Float32Array, {}],
+      [2, near(base[0] as Float32Array, 0.05, 11), {}],
+      [3, base[1] as Float32Array, {}],
+      [4, near(base[1] as Float32Array, 0.1, 12), { scope: 'agent', agent: 'a2' }],
+      [5, base[2] as Float32Array, { scope: 'agent', agent: 'a1' }],
+      [6, near(base[2] as Float32Array, 0.02, 13), { scope: 'agent', agent: 'a1' }],
+      [7, near(base[2] as Float32Array, 0.02, 14), { ended: 'superseded' }],
+    ];
+    for (let seq = 10; seq < 60; seq++) rows.push([seq, randomUnit(9000 + seq), {}]);
+    for (const [seq, v, o] of rows) {
+      addFact(env.db, seq, o);
+      addVector(env.db, seq, v);
+    }
+    const c = open(env);
+    await c.ready();
+    const all = await c.suggestPairs(ALL, 0.9, 10);
+    expect(all.map((p) => [p.a, p.b])).toEqual([[5, 6], [1, 2], [3, 4]]);
+    expect(all.map((p) => p.similarity)).toEqual([...all.map((p) => p.similarity)].sort((x, y) => y - x));
+    expect(all[0]?.similarity).toBeGreaterThan(0.99);
+    expect(await c.suggestPairs(ALL, 0.9, 1)).toHaveLength(1);
+    const a1 = filterFor({ role: 'specialist', agentId: 'a1', sessionId: null });
+    expect((await c.suggestPairs(a1, 0.9, 10)).map((p) => [p.a, p.b])).toEqual([[5, 6], [1, 2]]);
+    const a2 = filterFor({ role: 'specialist', agentId: 'a2', sessionId: null });
+    expect((await c.suggestPairs(a2, 0.9, 10)).map((p) => [p.a, p.b])).toEqual([[1, 2], [3, 4]]);
+    await expect(c.suggestPairs(ALL, 2, 10)).rejects.toMatchObject({ code: 'MEM_ERR_INVALID_INPUT' });
+    await expect(c.suggestPairs(ALL, 0.9, 0)).rejects.toMatchObject({ code: 'MEM_ERR_INVALID_INPUT' });
+  });
+});

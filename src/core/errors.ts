@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   MEM_ERR_VAULT_KEY: { kind: 'user', summary: 'The vault key is missing, unreadable, or not 32 bytes (hex or base64).' },
   MEM_ERR_VAULT_DECRYPT: { kind: 'user', summary: 'A vault entry cannot be decrypted with this key (wrong key or tampered data).' },
   MEM_ERR_CREDENTIAL_NOT_FOUND: { kind: 'user', summary: 'No vault credential for that service is visible to the caller.' },
+  MEM_ERR_SEMANTIC_UNAVAILABLE: { kind: 'user', summary: 'The operation needs embeddings (the semantic layer is off or not started).' },
   MEM_ERR_DB_READONLY: { kind: 'internal', summary: 'The database file or its folder is read-only; nothing was written.' },
   MEM_ERR_DB_BUSY: { kind: 'internal', summary: 'The database stayed locked by another process past the busy timeout; nothing was written.' },
   MEM_ERR_DB_FULL: { kind: 'internal', summary: 'The disk is full; the transaction was rolled back and nothing was written.' },

@@ -12,8 +12,9 @@
  *   in the background (`reindex` shows progress), then drops the old vectors.
  */
 import type { EmbedderInfo } from '../actors/embed/contract.js';
-import type { VectorFilter, VectorHit, VectorInitResult } from '../actors/vector/contract.js';
+import type { VectorFilter, VectorHit, VectorInitResult, VectorPair } from '../actors/vector/contract.js';
 import { embedText } from '../core/embed-text.js';
+import { MemoryError } from '../core/errors.js';
 import type { MemoryEvent } from '../core/events.js';
 import { OPERATOR } from '../core/types.js';
 import { VectorRepo } from '../store/vectors.js';
@@ -35,6 +36,8 @@ export interface VectorIndex {
   upsert(keys: readonly number[], vectors: Float32Array): Promise<number>;
   remove(keys: readonly number[]): Promise<number>;
   search(query: Float32Array, k: number, filter: VectorFilter): Promise<VectorHit[]>;
+  /** The pairwise scan behind suggested links (VectorClient has it). */
+  suggestPairs?(filter: VectorFilter, threshold: number, limit: number): Promise<VectorPair[]>;
   close(): Promise<void>;
 }
 
@@ -142,6 +145,12 @@ export class Semantic {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Pairs of visible facts (seqs) with cosine >= threshold, best first: forwards to the vector index. */
+  suggestPairs(filter: VectorFilter, threshold: number, limit: number): Promise<VectorPair[]> {
+    if (!this.index.suggestPairs) return Promise.reject(new MemoryError('MEM_ERR_SEMANTIC_UNAVAILABLE', 'this vector index cannot scan pairs'));
+    return this.index.suggestPairs(filter, threshold, limit);
   }
 
   private onEvent(e: MemoryEvent): void {

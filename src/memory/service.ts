@@ -21,6 +21,7 @@ import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
 import { memoryRecall } from './recall.js';
 import { Semantic, type Embedder, type VectorIndex } from './semantic.js';
+import { suggestLinks, type SuggestLinksOptions } from './suggest.js';
 import type { EmbedderInfo } from '../actors/embed/contract.js';
 import type { VectorInitResult } from '../actors/vector/contract.js';
 import { exportData, importData, type ExportOptions, type ImportOptions } from './transfer.js';
@@ -129,6 +130,10 @@ export class MemoryService {
   }
   listLinks(caller: Caller = OPERATOR, options: { factId?: FactId; limit?: number } = {}) {
     return listLinks(this.ctx, parseCaller(caller), options);
+  }
+  /** Unlinked pairs of visible facts with near-identical meaning (needs the semantic layer); see suggest.ts. */
+  suggestLinks(caller: Caller = OPERATOR, options: SuggestLinksOptions = {}) {
+    return suggestLinks(this.ctx, this.semantic, parseCaller(caller), options);
   }
   listConflicts(caller: Caller = OPERATOR, status?: ConflictStatus) {
     return listConflicts(this.ctx, parseCaller(caller), status);

@@ -12,7 +12,7 @@
 import { transfer } from 'comlink';
 import { MemoryError } from '../../core/errors.js';
 import { LongLivedActor } from '../runtime/long-lived.js';
-import type { VectorFilter, VectorHit, VectorInit, VectorInitResult } from './contract.js';
+import type { VectorFilter, VectorHit, VectorInit, VectorInitResult, VectorPair } from './contract.js';
 
 export interface VectorClientOptions {
   readonly init: VectorInit;
@@ -108,6 +108,14 @@ export class VectorClient {
    */
   search(query: Float32Array, k: number, filter: VectorFilter, options: { timeoutMs?: number } = {}): Promise<VectorHit[]> {
     return this.call<VectorHit[]>('search', [movable(query, true), k, filter], options);
+  }
+
+  /**
+   * Pairs of visible facts (seqs, a < b) with cosine >= threshold, best first, at most `limit`: the
+   * pairwise scan behind suggested links, over the newest 3000 visible facts with a vector.
+   */
+  suggestPairs(filter: VectorFilter, threshold: number, limit: number, options: { timeoutMs?: number } = {}): Promise<VectorPair[]> {
+    return this.call<VectorPair[]>('suggestPairs', [filter, threshold, limit], options);
   }
 
   /** Write the index to disk (atomically, with its manifest) if it changed since the last write. */

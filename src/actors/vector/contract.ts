@@ -35,6 +35,14 @@ export interface VectorHit {
   readonly similarity: number;
 }
 
+/** Two facts (by seq, a < b) whose vectors are at least `threshold` similar (suggested links). */
+export interface VectorPair {
+  readonly a: number;
+  readonly b: number;
+  /** Cosine similarity in [-1, 1]. */
+  readonly similarity: number;
+}
+
 export interface VectorWorkerApi {
   init(init: VectorInit): Promise<VectorInitResult>;
   /** Add or replace vectors: keys[i] owns vectors[i*dim .. (i+1)*dim). */
@@ -42,6 +50,11 @@ export interface VectorWorkerApi {
   remove(keys: readonly number[]): Promise<number>;
   /** Top-k visible facts by cosine similarity; the filter is applied before k is cut. */
   search(query: Float32Array, k: number, filter: VectorFilter): Promise<VectorHit[]>;
+  /**
+   * Pairs among the visible facts' vectors with cosine >= threshold, best first, at most `limit`. Reads the
+   * newest PAIRS_MAX_ROWS (3000) visible facts with a vector of this model from SQLite (hnsw.ts).
+   */
+  suggestPairs(filter: VectorFilter, threshold: number, limit: number): Promise<VectorPair[]>;
   /** Write the index atomically (temp file, fsync, rename) with its manifest. */
   persist(): Promise<{ readonly written: boolean; readonly count: number }>;
   /** Drop the index and rebuild it from SQLite. */

@@ -6,11 +6,14 @@
  * - `exactTopK`: the fallback when the filter is so selective that even a large over-fetch keeps fewer
  *   than k: score every eligible row that passes the filter exactly. It only runs when fewer than k of the
  *   MAX_FETCH nearest candidates were visible, i.e. when the visible set is a small part of the index.
+ *   Scored with the WASM core in chunks (exact.ts).
+ * - `newestVectors`: the newest visible rows with their vectors, for the pairwise scan of suggested links.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { VectorFilter, VectorHit } from './contract.js';
 import { scopeSql } from '../../store/scope-sql.js';
 import { CREDENTIAL_SQL } from '../../store/search.js';
+import { exactScan, type BlobRow } from './exact.js';
 import { ELIGIBLE, decodeInto } from './rows.js';
 
 const MAX_STATEMENTS = 64;
@@ -56,44 +59,21 @@ export class FilterQueries {
     return new Set(this.prepare(sql).pluck().all(JSON.stringify(seqs), ...c.params) as number[]);
   }
 
-  /** Exact top-k by cosine over the eligible rows that pass the filter (see the file comment). */
+  /** Exact top-k by cosine over the eligible rows that pass the filter (see the file comment), WASM-scored. */
   exactTopK(modelId: string, dim: number, query: Float32Array, k: number, filter: VectorFilter): VectorHit[] {
     const c = filterClause(filter, true);
-    const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql}`;
-    const qn = norm(query, 0, dim);
-    const row = new Float32Array(dim);
-    const top: VectorHit[] = [];
-    for (const r of this.prepare(sql).iterate(modelId, dim, ...c.params) as IterableIterator<{ seq: number; vector: Buffer }>) {
-      decodeInto(row, 0, r.vector);
-      const denom = qn * norm(row, 0, dim);
-      const similarity = denom > 0 ? dot(query, row, dim) / denom : 0;
-      if (top.length < k || similarity > (top[top.length - 1] as VectorHit).similarity) insertSorted(top, { seq: r.seq, similarity }, k);
-    }
-    return top;
+    const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql} ORDER BY v.fact_seq`;
+    const rows = this.prepare(sql).iterate(modelId, dim, ...c.params) as IterableIterator<BlobRow>;
+    return exactScan(dim, rows, query, k, decodeInto);
   }
-}
 
-function dot(a: Float32Array, b: Float32Array, dim: number): number {
-  let s = 0;
-  for (let j = 0; j < dim; j++) s += (a[j] as number) * (b[j] as number);
-  return s;
-}
-
-function norm(a: Float32Array, offset: number, dim: number): number {
-  let s = 0;
-  for (let j = 0; j < dim; j++) s += (a[offset + j] as number) ** 2;
-  return Math.sqrt(s);
-}
-
-/** Keep `top` sorted by descending similarity and at most k long. */
-function insertSorted(top: VectorHit[], hit: VectorHit, k: number): void {
-  let lo = 0;
-  let hi = top.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((top[mid] as VectorHit).similarity >= hit.similarity) lo = mid + 1;
-    else hi = mid;
+  /** The `limit` newest (highest seq) eligible rows that pass the filter, with their vectors (suggested links). */
+  newestVectors(modelId: string, dim: number, filter: VectorFilter, limit: number): { seqs: number[]; vectors: Float32Array } {
+    const c = filterClause(filter, true);
+    const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql} ORDER BY v.fact_seq DESC LIMIT ?`;
+    const rows = this.prepare(sql).all(modelId, dim, ...c.params, limit) as BlobRow[];
+    const vectors = new Float32Array(rows.length * dim);
+    rows.forEach((r, i) => decodeInto(vectors, i * dim, r.vector));
+    return { seqs: rows.map((r) => r.seq), vectors };
   }
-  top.splice(lo, 0, hit);
-  if (top.length > k) top.pop();
 }

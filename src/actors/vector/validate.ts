@@ -44,3 +44,16 @@ export function checkK(k: number): number {
   if (!Number.isInteger(k) || k < 1 || k > MAX_K) throw invalid('k', `an integer in 1..${MAX_K}`, String(k));
   return k;
 }
+
+/** A similarity threshold: a number in [-1, 1]. */
+export function checkThreshold(t: number): number {
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < -1 || t > 1) throw invalid('threshold', 'a number in [-1, 1]', String(t));
+  return t;
+}
+
+/** How many pairs to return: an integer in 1..MAX_PAIRS. */
+export const MAX_PAIRS = 10_000;
+export function checkLimit(n: number): number {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAIRS) throw invalid('limit', `an integer in 1..${MAX_PAIRS}`, String(n));
+  return n;
+}

@@ -11,12 +11,12 @@ import type { Database } from 'better-sqlite3';
 import { MemoryError } from '../../core/errors.js';
 import { openDatabase } from '../../store/db.js';
 import { exposeActor } from '../runtime/expose.js';
-import type { VectorFilter, VectorHit, VectorInit, VectorInitResult } from './contract.js';
+import type { VectorFilter, VectorHit, VectorInit, VectorInitResult, VectorPair } from './contract.js';
 import { HnswIndex, newIndex } from './hnsw.js';
 import { discard, sweepTemps, verifyIndexFile, writeIndexFile } from './index-file.js';
 import { KeyDigest } from './key-digest.js';
 import { eligibleDigest } from './rows.js';
-import { checkInit, checkK, checkKeys, checkVectors } from './validate.js';
+import { checkInit, checkK, checkKeys, checkLimit, checkThreshold, checkVectors } from './validate.js';
 
 interface State {
   readonly cfg: VectorInit;
@@ -100,6 +100,13 @@ function search(query: Float32Array, k: number, filter: VectorFilter): VectorHit
   return sqlite(() => s.hnsw.search(query, checkK(k), filter));
 }
 
+function suggestPairs(filter: VectorFilter, threshold: number, limit: number): VectorPair[] {
+  const s = current();
+  const t = checkThreshold(threshold);
+  const n = checkLimit(limit);
+  return sqlite(() => s.hnsw.pairs(filter, t, n));
+}
+
 function persist(): Promise<{ written: boolean; count: number }> {
   return serial(async () => {
     const s = current();
@@ -134,6 +141,7 @@ exposeActor({
   },
   remove: (keys: readonly number[]) => current().hnsw.remove(checkKeys(keys)),
   search,
+  suggestPairs,
   persist,
   rebuild,
   stats: () => {
