@@ -9,14 +9,14 @@
  *   Scored with the WASM core in chunks (exact.ts).
  * - `newestVectors`: the newest visible rows with their vectors, for the pairwise scan of suggested links.
  */
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { prep } from '../../store/prepared.js';
 import type { VectorFilter, VectorHit } from './contract.js';
 import { scopeSql } from '../../store/scope-sql.js';
 import { CREDENTIAL_SQL } from '../../store/search.js';
 import { exactScan, type BlobRow } from './exact.js';
 import { ELIGIBLE, decodeInto } from './rows.js';
 
-const MAX_STATEMENTS = 64;
 
 interface Clause {
   readonly sql: string;
@@ -37,33 +37,21 @@ export function filterClause(filter: VectorFilter, currentOnly = false): Clause 
 }
 
 export class FilterQueries {
-  private readonly statements = new Map<string, Statement>();
-
   constructor(private readonly db: Database) {}
-
-  private prepare(sql: string): Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      if (this.statements.size >= MAX_STATEMENTS) this.statements.clear();
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
-  }
 
   /** The subset of `seqs` the filter lets through. */
   allowedSeqs(seqs: readonly number[], filter: VectorFilter): Set<number> {
     if (seqs.length === 0) return new Set();
     const c = filterClause(filter);
     const sql = `SELECT f.seq FROM facts f WHERE f.seq IN (SELECT value FROM json_each(?)) AND ${c.sql}`;
-    return new Set(this.prepare(sql).pluck().all(JSON.stringify(seqs), ...c.params) as number[]);
+    return new Set(prep(this.db, sql).pluck().all(JSON.stringify(seqs), ...c.params) as number[]);
   }
 
   /** Exact top-k by cosine over the eligible rows that pass the filter (see the file comment), WASM-scored. */
   exactTopK(modelId: string, dim: number, query: Float32Array, k: number, filter: VectorFilter): VectorHit[] {
     const c = filterClause(filter, true);
     const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql} ORDER BY v.fact_seq`;
-    const rows = this.prepare(sql).iterate(modelId, dim, ...c.params) as IterableIterator<BlobRow>;
+    const rows = prep(this.db, sql).iterate(modelId, dim, ...c.params) as IterableIterator<BlobRow>;
     return exactScan(dim, rows, query, k, decodeInto);
   }
 
@@ -71,7 +59,7 @@ export class FilterQueries {
   newestVectors(modelId: string, dim: number, filter: VectorFilter, limit: number): { seqs: number[]; vectors: Float32Array } {
     const c = filterClause(filter, true);
     const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql} ORDER BY v.fact_seq DESC LIMIT ?`;
-    const rows = this.prepare(sql).all(modelId, dim, ...c.params, limit) as BlobRow[];
+    const rows = prep(this.db, sql).all(modelId, dim, ...c.params, limit) as BlobRow[];
     const vectors = new Float32Array(rows.length * dim);
     rows.forEach((r, i) => decodeInto(vectors, i * dim, r.vector));
     return { seqs: rows.map((r) => r.seq), vectors };
