@@ -1,0 +1,107 @@
+/**
+ * The built-in authentication-failure pattern set (spec "Built-in failure indicators" plus the wordings
+ * real tools use). Each pattern is written to match where the words MEAN an authentication failure;
+ * src/core/auth/README.md has the table with examples and what each deliberately does not match.
+ *
+ * Every pattern declares `anchors`: lower-case literals, at least one of which occurs in any text the
+ * regex can match. The prefilter is built from the union of anchors, so adding a pattern without the
+ * right anchor would make the prefilter drop real failures (test/auth-detect.test.ts checks every
+ * positive against the prefilter).
+ *
+ * All regexes are linear: no nested or adjacent overlapping unbounded quantifiers, bounded `{0,n}` gaps.
+ */
+
+/** One authentication-failure pattern: `id` names it in logs, `family` groups it (ssh, http, ...). */
+export interface AuthPattern {
+  readonly id: string;
+  readonly family: string;
+  readonly regex: RegExp;
+}
+
+/** A built-in pattern with the literals the prefilter looks for. */
+export interface BuiltinPattern extends AuthPattern {
+  readonly anchors: readonly string[];
+}
+
+function p(id: string, family: string, regex: RegExp, anchors: readonly string[]): BuiltinPattern {
+  return Object.freeze({ id, family, regex, anchors: Object.freeze([...anchors]) });
+}
+
+// "401"/"403"/"407" as an HTTP status: after a status keyword, never followed by a decimal part, more
+// digits or a duration unit ("401.00", "4013", "403 ms").
+const STATUS_TAIL = String.raw`40[137](?![\d.]\d|\d)(?!\s*(?:ms|s|sec|secs|seconds|bytes|kb|mb|%)\b)`;
+
+export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
+  // --- SSH ---------------------------------------------------------------------------------------
+  p('ssh-permission-denied', 'ssh',
+    /Permission denied \((?:publickey|password|keyboard-interactive|gssapi-[\w-]{1,20}|hostbased)[\w,-]{0,120}\)/i, ['denied']),
+  p('ssh-permission-denied-retry', 'ssh', /Permission denied, please try again/i, ['denied']),
+  p('ssh-publickey-password', 'ssh', /\bpublickey,(?:gssapi-[\w-]{1,20},)?(?:password|keyboard-interactive)\b/i, ['publickey']),
+  p('ssh-host-key-verification', 'ssh', /\bHost key verification failed\b/i, ['host key']),
+  p('ssh-too-many-failures', 'ssh', /\bToo many authentication failures\b/i, ['authenticat']),
+
+  // --- databases and stores (before the generic "Authentication failed" so ties name the tool) ----
+  p('postgres-password-failed', 'database', /\b(?:password|peer|ident|scram) authentication failed for user\b/i, ['authenticat']),
+  p('mysql-access-denied', 'database', /\bAccess denied for user\b/i, ['denied']),
+  p('mssql-login-failed', 'database', /\bLogin failed for user\b/i, ['login failed']),
+  p('mongodb-auth-failed', 'database', /\b(?:Mongo\w{0,30}(?:Error|Exception)\b[^\n]{0,40}|bad auth\s?:\s?)Authentication failed\b/i, ['authenticat']),
+  p('redis-noauth', 'database', /\b(?:NOAUTH|WRONGPASS)\b/i, ['noauth', 'wrongpass']),
+
+  // --- generic SSH/API wording (spec list) --------------------------------------------------------
+  p('auth-failed', 'ssh', /\bAuthentication failed\b/i, ['authenticat']),
+
+  // --- git over HTTPS -------------------------------------------------------------------------------
+  p('git-https-auth-failed', 'git', /\bfatal: Authentication failed for '[^'\n]{1,300}'/i, ['authenticat']),
+  p('git-no-terminal', 'git', /\bcould not read (?:Username|Password) for '[^'\n]{1,300}': (?:terminal prompts disabled|No such device or address)/i,
+    ['could not read username', 'could not read password']),
+
+  // --- HTTP -------------------------------------------------------------------------------------------
+  p('http-status-line', 'http', new RegExp(String.raw`\bHTTP\/\d(?:\.\d)? ${STATUS_TAIL}`, 'i'), ['401', '403', '407']),
+  p('http-status-reason', 'http', /\b(?:401 Unauthori[sz]ed|403 Forbidden|40[13] Client Error\b)/i, ['401', '403']),
+  p('http-status-code', 'http',
+    new RegExp(String.raw`\b(?:status(?: code)?|statusCode|status_code|response code|http code|http error|returned(?: error)?|responded with|server returned|got)["']?[ \t]{0,3}[:=(]?[ \t]{0,3}${STATUS_TAIL}`, 'i'),
+    ['401', '403', '407']),
+  p('http-proxy-auth', 'http', /\bProxy Authentication Required\b/i, ['authenticat']),
+  // The bare words only as a response: a whole line/value ("Forbidden", "error: Forbidden",
+  // "(Unauthorized)", "{"error":"unauthorized"}"), capitalised or upper case when bare; never inside
+  // identifiers ("UnauthorizedError") or prose ("the forbidden fruit").
+  p('http-word-response', 'http',
+    /(?:^[ \t]{0,8}|[:([>=][ \t]{0,3}|\b(?:error|status|reason|message)\s?[:=][ \t]{0,3})(?:Unauthori[sz]ed|UNAUTHORI[SZ]ED|Forbidden|FORBIDDEN)(?=[ \t]{0,3}(?:$|[)\]<:,!]|\.[ \t]*$|\.[ \t]+[A-Z]))/m,
+    ['unauthori', 'forbidden']),
+  p('http-word-json', 'http', /"(?:error|message|status|reason|detail|title|msg|error_description)"\s?:\s?"(?:unauthori[sz]ed|forbidden)\b/i,
+    ['unauthori', 'forbidden']),
+
+  // --- API tokens and keys ----------------------------------------------------------------------------
+  p('api-invalid-key', 'api', /\b(?:invalid|incorrect|bad|wrong)[ _-]?api[ _-]?key\b|\bapi[ _-]?key (?:is )?(?:invalid|not valid|expired|revoked)\b/i,
+    ['api key', 'api_key', 'api-key', 'apikey']),
+  p('api-token-expired', 'api', /\b(?:(?:access |auth |bearer |id |refresh )?token (?:has |is )?expired|expired token)\b/i,
+    ['token expired', 'token has expired', 'token is expired', 'expired token']),
+  p('api-token-invalid', 'api', /\b(?:token (?:is )?invalid|invalid (?:access |auth |bearer |id |refresh )?token|invalid_token)\b/i,
+    ['token invalid', 'token is invalid', 'invalid token', 'invalid access token', 'invalid auth token', 'invalid bearer token', 'invalid id token', 'invalid refresh token', 'invalid_']),
+  p('api-invalid-auth', 'api', /\binvalid_auth\b/i, ['invalid_']),
+  p('api-auth-required', 'api', /\bauthentication required\b/i, ['authenticat']),
+  // --- cloud CLIs --------------------------------------------------------------------------------------
+  p('kubectl-logged-in', 'cloud', /\bYou must be logged in to the server\b/i, ['must be logged in']),
+  p('aws-token', 'cloud', /\b(?:InvalidClientTokenId|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken(?:Exception)?|UnrecognizedClientException)\b|The security token included in the request is (?:invalid|expired)/i,
+    ['invalidclienttokenid', 'invalidaccesskeyid', 'signaturedoesnotmatch', 'expiredtoken', 'unrecognizedclientexception', 'security token included']),
+  p('gcloud-reauth', 'cloud', /\bReauthentication (?:required|failed)\b|\bdoes not have any valid credentials\b/i, ['reauthenticat', 'valid credentials']),
+  p('azure-aadsts', 'cloud', /\bAADSTS\d{5,}\b/i, ['aadsts']),
+
+  // --- package registries and container registries -----------------------------------------------------
+  p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )E40[13]\b/i, ['e401', 'e403']),
+  p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password)|\bdenied: requested access to the resource is denied\b/i,
+    ['authenticat', 'username or password', 'denied']),
+
+  // --- mail, FTP, directory ------------------------------------------------------------------------------
+  p('smtp-535', 'mail', /\b535[ -](?:5\.7\.\d{1,3}\b|(?:Authentication|Incorrect authentication|Error: authentication|authentication failed)\b)/i, ['535']),
+  p('imap-authenticationfailed', 'mail', /\bAUTHENTICATIONFAILED\b/i, ['authenticat']),
+  p('ftp-530', 'ftp', /\b530[ -](?:Login incorrect|Login authentication failed|User cannot log in|Not logged in|Authentication failed|Permission denied)/i, ['530']),
+  p('ldap-invalid-credentials', 'directory', /\bInvalid credentials \(49\)|\bLDAP: error code 49\b/i, ['invalid credentials', 'error code 49']),
+
+  // --- OAuth ------------------------------------------------------------------------------------------------
+  p('oauth-error', 'oauth', /\b(?:invalid_client|invalid_grant|unauthorized_client)\b/i, ['invalid_', 'unauthori']),
+
+  // Last, so a tool-specific wording at the same position (LDAP's "Invalid credentials (49)") names the tool.
+  p('api-bad-credentials', 'api', /\b(?:Bad credentials|(?:invalid|incorrect|wrong) (?:username or password|username\/password|user name or password|credentials))\b/i,
+    ['bad credentials', 'username or password', 'username/password', 'user name or password', 'invalid credentials', 'incorrect credentials', 'wrong credentials']),
+]);

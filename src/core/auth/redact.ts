@@ -1,0 +1,54 @@
+/**
+ * Redaction of secret-looking values in text that goes into hints (and may be logged). A fact's text is
+ * the user's own words, and people do write "db password: hunter2" into memory; the hint must point at
+ * the credential, never repeat it. Over-redaction is the safe failure: a long mixed-case identifier may
+ * be masked, a secret may not leak. Ordinary words and hostnames stay intact.
+ */
+
+export const REDACTED = '[redacted]';
+
+interface Rule {
+  readonly re: RegExp;
+  readonly replace: string | ((...groups: string[]) => string);
+}
+
+const RULES: readonly Rule[] = [
+  // PEM private key blocks (terminated or not: everything after BEGIN is key material).
+  { re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[\s\S]{0,20000}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|[A-Za-z0-9+/=\s]{0,20000})/g, replace: REDACTED },
+  // user:password@ in URLs keeps the user and host.
+  { re: /(\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/@:'"<>]{1,256}):[^\s/@'"<>]{1,256}@/gi, replace: `$1:${REDACTED}@` },
+  // Well-known token shapes.
+  { re: /\b(?:AKIA|ASIA|AROA|AIDA)[A-Z0-9]{16}\b/g, replace: REDACTED },
+  { re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,255}|\bgithub_pat_[A-Za-z0-9_]{20,255}/g, replace: REDACTED },
+  { re: /\bxox[abposr]-[A-Za-z0-9-]{8,255}/g, replace: REDACTED },
+  { re: /\b(?:sk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16,255}/g, replace: REDACTED },
+  { re: /\beyJ[A-Za-z0-9_-]{4,4096}\.[A-Za-z0-9_-]{4,4096}\.[A-Za-z0-9_-]{0,4096}/g, replace: REDACTED },
+  { re: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,4096}/gi, replace: `$1 ${REDACTED}` },
+  // name: value / name=value / password is value (value up to the next space, quote or separator).
+  {
+    re: /\b(pass(?:word|wd|phrase)?|pwd|secret|client_secret|(?:access_|refresh_|auth_|api_)?token|api[ _-]?key|apikey|key)((?:\s+for\s+[^\s:=]{1,100})?\s{0,3}(?:[:=]|\bis\b|\bwas\b)\s{0,3})(["'`]?)([^\s"'`,;]{1,4096})/gi,
+    replace: (whole: string, name: string, sep: string, quote: string, value: string) => {
+      // "key is in the vault", "token is expired": prose after is/was is not a value.
+      if (/\b(?:is|was)\b/i.test(sep) && (!/^pass|^pwd|^secret/i.test(name) || /^(?:in|the|a|an|stored|kept|not|set|saved|expired|invalid|required|missing|available|rotated)$/i.test(value))) return whole;
+      if (value === REDACTED || /^\[redacted\]/.test(value)) return whole;
+      return `${name}${sep}${quote}${REDACTED}`;
+    },
+  },
+  // Long high-entropy strings: >= 24 base64/URL-safe characters mixing lower case, upper case and digits,
+  // or >= 32 hex characters with both letters and digits.
+  {
+    re: /(?<![\w+/=-])[A-Za-z0-9+/=_-]{24,4096}(?![\w+/=-])/g,
+    replace: (s: string) => (/[a-z]/.test(s) && /[A-Z]/.test(s) && /\d/.test(s)) || (/^[0-9a-f]{32,}$/i.test(s) && /\d/.test(s) && /[a-f]/i.test(s)) ? REDACTED : s,
+  },
+];
+
+/** Replaces secret-looking values in `text` with "[redacted]"; everything else is kept as written. */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const rule of RULES) {
+    out = typeof rule.replace === 'string'
+      ? out.replace(rule.re, rule.replace)
+      : out.replace(rule.re, rule.replace as (...args: string[]) => string);
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+/**
+ * Finders for target candidates (IP addresses, user@host forms, URL hosts). Each returns positions in
+ * the original text so target.ts can prefer the candidate nearest the detected failure. All regexes are
+ * linear (bounded repetitions, no nested unbounded quantifiers).
+ */
+
+export interface Candidate {
+  readonly value: string;
+  readonly index: number;
+  /** A documentation link: used only when no other URL is found. */
+  readonly weak: boolean;
+  readonly aliases: readonly string[];
+}
+
+/** Lower-case, no brackets, no port, no trailing dot. */
+export function normaliseHost(host: string): string {
+  let h = host.trim().toLowerCase();
+  const bracketed = /^\[([0-9a-f:.]+)\](?::\d+)?$/.exec(h);
+  if (bracketed) return bracketed[1] ?? '';
+  if (!h.includes('::') && (h.match(/:/g) ?? []).length === 1) h = h.replace(/:\d*$/, '');
+  return h.replace(/\.+$/, '');
+}
+
+const OCTET = String.raw`(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)`;
+const IPV4_RE = new RegExp(String.raw`(?<![\w.])${OCTET}(?:\.${OCTET}){3}(?![\w]|\.\d)`, 'g');
+const IPV6_RE = /(?<![\w:.])[0-9a-f:]{2,39}(?![\w:.])/gi;
+const NOT_TARGETS = new Set(['0.0.0.0', '255.255.255.255', '::']);
+
+function isIpv6(s: string): boolean {
+  const parts = s.split('::');
+  if (parts.length > 2) return false;
+  const groups = parts.flatMap((part) => (part === '' ? [] : part.split(':')));
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return false;
+  return parts.length === 2 ? groups.length <= 7 : groups.length === 8;
+}
+
+const LABEL = String.raw`[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?`;
+const HOSTNAME = String.raw`(?:${LABEL}\.){0,10}${LABEL}`;
+// A hostname written right before the IP it resolved to: "db.prod (10.0.0.5)", "host db.prod [10.0.0.5]",
+// "example.com (example.com)|93.184.216.34|", "db.prod/10.0.0.5", "'db.prod,10.0.0.5'".
+const PAIRED_BEFORE = new RegExp(String.raw`(?:^|[\s'"])(${HOSTNAME})\.?["']?(?: \([^()\s]{1,253}\))?[ \t]?[(\[|/,][ \t]?$`, 'i');
+
+function pairedHost(text: string, ipIndex: number): string | null {
+  const before = text.slice(Math.max(0, ipIndex - 300), ipIndex);
+  const m = PAIRED_BEFORE.exec(before);
+  const host = m?.[1];
+  if (!host || !/[a-z]/i.test(host)) return null;
+  const lead = before.slice(0, m.index + m[0].indexOf(host));
+  if (host.includes('.') || /\b(?:host|to)\s*$/i.test(lead)) return host.toLowerCase();
+  return null;
+}
+
+/** IPv4 and IPv6 addresses (not 0.0.0.0 / :: / broadcast), each with the hostname paired with it, if any. */
+export function findIps(text: string, offset: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(IPV4_RE)) {
+    const ip = m[0];
+    const before = text.slice(Math.max(0, (m.index ?? 0) - 9), m.index);
+    if (NOT_TARGETS.has(ip) || /\bversion\s?$|\bv$/i.test(before)) continue;
+    const alias = pairedHost(text, m.index ?? 0);
+    out.push({ value: ip, index: (m.index ?? 0) + offset, weak: false, aliases: alias ? [alias] : [] });
+  }
+  for (const m of text.matchAll(IPV6_RE)) {
+    const ip = m[0].toLowerCase();
+    if (NOT_TARGETS.has(ip) || !isIpv6(ip)) continue;
+    const idx = m.index ?? 0;
+    const alias = pairedHost(text, text[idx - 1] === '[' ? idx - 1 : idx);
+    out.push({ value: ip, index: idx + offset, weak: false, aliases: alias ? [alias] : [] });
+  }
+  return out;
+}
+
+const USER_HOST_RE = new RegExp(String.raw`(?<![\w.@/+-])([a-z0-9._-]{1,64})@(${HOSTNAME})\.?(?::\d{1,5})?(?![\w@-])`, 'gi');
+const QUOTED_USER_HOST_RE = /'([^'\s@]{1,64})'@'([^'\s]{1,253})'/g;
+const SSH_CONTEXT = /\b(?:ssh|scp|sftp|rsync|mosh|sshpass|ssh-copy-id|git|ansible)\b/i;
+const SSH_LINE = /Permission denied|Authentication failed|Host key verification|password:|publickey|Too many authentication/i;
+const SEMVER_LIKE = /^v?\d+(?:\.\d+){0,3}$/;
+
+function lineAround(text: string, index: number): { before: string; line: string } {
+  const start = text.lastIndexOf('\n', index - 1) + 1;
+  let end = text.indexOf('\n', index);
+  if (end < 0) end = text.length;
+  return { before: text.slice(start, index), line: text.slice(start, end) };
+}
+
+/**
+ * Hosts of user@host forms, only where the context says SSH (an ssh/scp/sftp/git command before it on
+ * the line, "user@host's password:", or an SSH failure line) or MySQL's quoted 'user'@'host'. An email
+ * address in prose and a package@version (lodash@4.17.21, @scope/pkg@1.2.3) are not user@host.
+ */
+export function findUserHosts(text: string, offset: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(USER_HOST_RE)) {
+    const host = (m[2] ?? '').toLowerCase();
+    const index = m.index ?? 0;
+    if (SEMVER_LIKE.test(host) || !/[a-z]/.test(host)) continue;
+    const { before, line } = lineAround(text, index);
+    const after = text.slice(index + m[0].length, index + m[0].length + 12);
+    if (SSH_CONTEXT.test(before) || /^'s password/i.test(after) || SSH_LINE.test(line)) {
+      out.push({ value: normaliseHost(host), index: index + offset, weak: false, aliases: [] });
+    }
+  }
+  for (const m of text.matchAll(QUOTED_USER_HOST_RE)) {
+    const host = normaliseHost(m[2] ?? '');
+    if (host === '%' || host === '') continue;
+    out.push({ value: host, index: (m.index ?? 0) + offset, weak: false, aliases: [] });
+  }
+  return out;
+}
+
+const URL_RE = new RegExp(String.raw`\b[a-z][a-z0-9+.-]{1,15}:\/\/(?:[^\s/@'"<>]{1,256}@)?(\[[0-9a-f:.]{2,45}\]|${HOSTNAME})\.?(?::\d{1,5})?`, 'gi');
+const DOC_LEAD = /\b(?:see|visit|read|refer to|documentation|docs|more info(?:rmation)?|learn more|details|help|troubleshoot\w*|for more)\b[^\n]{0,40}$/i;
+const DOC_HOST = /^(?:docs|doc|help|learn|support|developer|developers|kb)\.|^aka\.ms$/;
+
+/** Hosts of URLs (scheme, credentials, port and path dropped); documentation links are marked weak. */
+export function findUrlHosts(text: string, offset: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(URL_RE)) {
+    const host = normaliseHost(m[1] ?? '');
+    if (host === '') continue;
+    const index = m.index ?? 0;
+    const { before } = lineAround(text, index);
+    const weak = DOC_HOST.test(host) || DOC_LEAD.test(before);
+    out.push({ value: host, index: index + offset, weak, aliases: [] });
+  }
+  return out;
+}

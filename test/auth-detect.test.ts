@@ -1,0 +1,258 @@
+/** Auth-failure detection, target extraction and hint formatting (pure core, src/core/auth). */
+import { describe, expect, it } from 'vitest';
+import { MemoryError } from '../src/core/errors.js';
+import { BUILTIN_PATTERNS, compileCustomPatterns, detect, MAX_SCAN_CHARS, prefilter } from '../src/core/auth/patterns.js';
+import { extractTarget } from '../src/core/auth/target.js';
+import { formatHint, redactSecrets, searchQuery } from '../src/core/auth/hint.js';
+
+/** [family, tool output] — realistic multi-line output of real clients. */
+const POSITIVES: ReadonlyArray<readonly [string, string]> = [
+  ['ssh', 'OpenSSH_9.2p1 Debian-2+deb12u3, OpenSSL 3.0.15 3 Sep 2024\ndebug1: Authentications that can continue: publickey,password\nroot@10.0.0.5: Permission denied (publickey,password).\n'],
+  ['ssh', 'git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.'],
+  ['ssh', "admin@bastion.example.net's password: \nPermission denied, please try again.\nadmin@bastion.example.net's password: "],
+  ['ssh', '@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\nHost key verification failed.\n'],
+  ['ssh', 'Received disconnect from 10.1.2.3 port 22:2: Too many authentication failures\nDisconnected from 10.1.2.3 port 22'],
+  ['ssh', 'debug1: Next authentication method: publickey,password\n'],
+  ['database', 'psql: error: connection to server at "db.prod" (10.0.0.5), port 5432 failed: FATAL:  password authentication failed for user "app"\n'],
+  ['database', "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)\n"],
+  ['database', "Sqlcmd: Error: Microsoft ODBC Driver 18 for SQL Server : Login failed for user 'sa'..\n"],
+  ['database', 'MongoServerError: Authentication failed.\n    at Connection.onMessage (/app/node_modules/mongodb/lib/cmap/connection.js:202:30)'],
+  ['database', '127.0.0.1:6379> GET foo\n(error) NOAUTH Authentication required.\n'],
+  ['database', '(error) WRONGPASS invalid username-password pair or user is disabled.'],
+  ['git', "remote: Invalid username or token. Password authentication is not supported for Git operations.\nfatal: Authentication failed for 'https://github.com/acme/private.git/'\n"],
+  ['git', "Cloning into 'private'...\nfatal: could not read Username for 'https://git.example.com': terminal prompts disabled\n"],
+  ['http', '*   Trying 93.184.216.34:443...\n* Connected to api.example.com (93.184.216.34) port 443\n> GET /v1/me HTTP/1.1\n< HTTP/1.1 401 Unauthorized\n< www-authenticate: Bearer\n'],
+  ['http', '< HTTP/2 403 \n< content-type: text/html\n'],
+  ['http', 'curl: (22) The requested URL returned error: 403\n'],
+  ['http', 'AxiosError: Request failed with status code 401\n    at settle (node_modules/axios/lib/core/settle.js:19:12)'],
+  ['http', 'requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: https://api.example.com/v2/items'],
+  ['http', 'Error: Forbidden\n    at handler (/srv/app.js:10:5)'],
+  ['http', '{"error":"unauthorized","message":"missing credentials"}'],
+  ['http', 'Forbidden\n'],
+  ['http', 'HTTP/1.1 407 Proxy Authentication Required\nProxy-Authenticate: Basic realm="proxy"'],
+  ['api', 'openai.AuthenticationError: Error code: 401 - Incorrect API key provided: sk-proj-****abcd.'],
+  ['api', '{"ok":false,"error":"invalid_auth"}'],
+  ['api', 'Error: Invalid API key. Check your dashboard.'],
+  ['api', 'Error: token expired at 2024-05-01T10:00:00Z'],
+  ['api', 'jwt: token is invalid\n'],
+  ['api', 'error: invalid token\n'],
+  ['api', '{"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest"}'],
+  ['cloud', 'E1122 10:01:02.123456   4242 memcache.go:265] couldn\'t get current server API group list\nerror: You must be logged in to the server (Unauthorized)\n'],
+  ['cloud', 'An error occurred (InvalidClientTokenId) when calling the GetCallerIdentity operation: The security token included in the request is invalid.'],
+  ['cloud', 'An error occurred (ExpiredToken) when calling the ListBuckets operation: The provided token has expired.'],
+  ['cloud', 'ERROR: (gcloud.compute.instances.list) There was a problem refreshing your current auth tokens: Reauthentication required.'],
+  ['oauth', "google.auth.exceptions.RefreshError: ('invalid_grant: Token has been expired or revoked.', {'error': 'invalid_grant'})"],
+  ['cloud', 'AADSTS700016: Application with identifier \'abc\' was not found in the directory.'],
+  ['registry', 'npm error code E401\nnpm error Unable to authenticate, need: Basic realm="GitHub Package Registry"\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x.log'],
+  ['registry', 'npm ERR! code E401\nnpm ERR! 401 Unauthorized - GET https://registry.example.com/pkg - authentication token not provided'],
+  ['registry', 'Error response from daemon: Get "https://registry.example.com/v2/": unauthorized: authentication required'],
+  ['registry', 'The push refers to repository [docker.io/acme/app]\ndenied: requested access to the resource is denied'],
+  ['mail', 'smtplib.SMTPAuthenticationError: (535, b\'5.7.8 Username and Password not accepted.\')\n535 5.7.8 Authentication credentials invalid'],
+  ['mail', 'a1 NO [AUTHENTICATIONFAILED] Invalid credentials (Failure)'],
+  ['ftp', 'Connected to ftp.example.com.\n220 (vsFTPd 3.0.3)\n331 Please specify the password.\n530 Login incorrect.\nLogin failed.'],
+  ['directory', 'ldap_bind: Invalid credentials (49)\n\tadditional info: 80090308: LdapErr: DSID-0C09044E'],
+  ['oauth', '{"error":"invalid_client","error_description":"Client authentication failed"}'],
+  ['oauth', '{"error":"unauthorized_client"}'],
+];
+
+/** Ordinary text that mentions the words without an authentication failure. */
+const NEGATIVES: readonly string[] = [
+  'cat: /etc/shadow: Permission denied',
+  "Error: EACCES: permission denied, open '/var/log/app.log'",
+  'mkdir: cannot create directory \'/opt/x\': Permission denied',
+  'total: 401.00 EUR',
+  'GET /health 200 403 ms',
+  'listening on port 4013',
+  'Eve ate the forbidden fruit.',
+  'class UnauthorizedError extends Error {}',
+  'if (forbidden) return;',
+  'throw new ForbiddenException()',
+  'processed 401 records in 403 batches',
+  'We discussed authentication and tokens at the meeting; the API is stable.',
+];
+
+describe('built-in detection', () => {
+  it.each(POSITIVES)('detects a %s failure', (family, text) => {
+    const d = detect(text, BUILTIN_PATTERNS);
+    expect(d, text).not.toBeNull();
+    expect(d?.family, `${d?.patternId} for ${text}`).toBe(family);
+    expect(text.slice(d?.index, (d?.index ?? 0) + (d?.match.length ?? 0))).toBe(d?.match);
+  });
+
+  it('names the tool family where a tool-specific pattern applies', () => {
+    expect(detect(POSITIVES[6]![1], BUILTIN_PATTERNS)?.patternId).toBe('postgres-password-failed');
+    expect(detect("fatal: Authentication failed for 'https://x.example/r.git'", BUILTIN_PATTERNS)?.patternId).toBe('git-https-auth-failed');
+    expect(detect('a1 NO [AUTHENTICATIONFAILED] bad', BUILTIN_PATTERNS)?.family).toBe('mail');
+    expect(detect('root@h: Permission denied (publickey).', BUILTIN_PATTERNS)?.patternId).toBe('ssh-permission-denied');
+  });
+
+  it.each(NEGATIVES)('does not fire on %j', (text) => {
+    expect(detect(text, BUILTIN_PATTERNS)).toBeNull();
+  });
+
+  it('the prefilter never drops a built-in positive', () => {
+    for (const [, text] of POSITIVES) expect(prefilter(text), text).toBe(true);
+    // Each positive also passes when buried in a large turn.
+    const filler = 'INFO request served in 12ms path=/api/items status=200\n'.repeat(1500);
+    for (const [, text] of POSITIVES) expect(prefilter(filler + text)).toBe(true);
+  });
+
+  it('returns the earliest match by position, ties to the first pattern', () => {
+    const d = detect('x\nHTTP/1.1 403 Forbidden\nlater: Permission denied (publickey)', BUILTIN_PATTERNS);
+    expect(d?.family).toBe('http');
+    expect(d?.index).toBe(2);
+  });
+
+  it('finds nothing in 100 KB of ordinary logs', () => {
+    const lines = [
+      '2024-05-01T10:00:00.123Z INFO  http GET /api/items?page=2 200 12ms bytes=4013',
+      '2024-05-01T10:00:00.456Z DEBUG cache hit key=user:42 ttl=300',
+      '2024-05-01T10:00:01.001Z WARN  slow query took 403 ms: SELECT * FROM orders WHERE id = $1',
+      '2024-05-01T10:00:02.777Z INFO  worker 3 processed 401 jobs (avg 1.25 ms)',
+    ];
+    let log = '';
+    for (let i = 0; log.length < 100_000; i++) log += `${lines[i % lines.length]}\n`;
+    expect(detect(log, BUILTIN_PATTERNS)).toBeNull();
+  });
+
+  it(`scans only the last MAX_SCAN_CHARS (${MAX_SCAN_CHARS}) characters and reports indexes in the full text`, () => {
+    const early = 'Permission denied (publickey).\n' + 'x'.repeat(MAX_SCAN_CHARS);
+    expect(detect(early, BUILTIN_PATTERNS)).toBeNull();
+    const late = 'y'.repeat(MAX_SCAN_CHARS * 2) + '\nHost key verification failed.';
+    const d = detect(late, BUILTIN_PATTERNS);
+    expect(d?.index).toBe(MAX_SCAN_CHARS * 2 + 1);
+  });
+});
+
+describe('custom patterns', () => {
+  it('compile case-insensitively with custom ids', () => {
+    const pats = compileCustomPatterns(['login failed', 'denied.*publickey']);
+    expect(pats.map((p) => [p.id, p.family])).toEqual([['custom-0', 'custom'], ['custom-1', 'custom']]);
+    expect(detect('LOGIN FAILED for bob', pats)?.patternId).toBe('custom-0');
+    expect(detect('Access DENIED by server (publickey)', pats)?.patternId).toBe('custom-1');
+  });
+
+  function refusal(sources: string[]): MemoryError {
+    try {
+      compileCustomPatterns(sources);
+    } catch (err) {
+      expect(err).toBeInstanceOf(MemoryError);
+      return err as MemoryError;
+    }
+    throw new Error(`accepted ${JSON.stringify(sources)}`);
+  }
+
+  it('refuses an invalid regex, naming its index and the parse error', () => {
+    const err = refusal(['ok', '(unclosed']);
+    expect(err.code).toBe('MEM_ERR_CONFIG_INVALID');
+    expect(err.message).toContain('plugins.entries.hybrid-mem.config.autoRecall.authFailure.patterns.1');
+    expect(err.message).toMatch(/Unterminated group/);
+  });
+
+  it.each(['^(a+)+$', '(a|aa)+$', '(.*)*x', '(a*)*', '(a|a)*', '(.*a){12}', '(\\w+\\s?)+$', '.*.*=.*', '(?:x+y?)+z'])('refuses %s as catastrophic backtracking', (src) => {
+    const err = refusal(['fine', src]);
+    expect(err.code).toBe('MEM_ERR_CONFIG_INVALID');
+    expect(err.message).toContain('authFailure.patterns.1');
+    expect(err.message).toMatch(/backtrack/);
+    expect(err.message).toMatch(/Rewrite/);
+  });
+
+  it.each(['login failed', 'denied.*publickey', 'HTTP/\\d\\.\\d 40[13]', '(?:access|permission) denied', 'auth(entication)? failed .{0,40}user', '\\bE40[13]\\b', '(ab)+c', '[a-z]+@[a-z.]+: denied'])('accepts %s', (src) => {
+    expect(compileCustomPatterns([src])).toHaveLength(1);
+  });
+});
+
+describe('target extraction', () => {
+  const target = (text: string) => extractTarget(text, detect(text, BUILTIN_PATTERNS));
+
+  it('prefers an IP address', () => {
+    expect(target(POSITIVES[0]![1])).toEqual({ target: '10.0.0.5', kind: 'ip', aliases: [] });
+  });
+  it('takes the host of user@host, dropping the user and the port', () => {
+    expect(target("ssh -p 2222 Deploy@Bastion.Example.NET.\nDeploy@bastion.example.net: Permission denied (publickey).")).toMatchObject({ target: 'bastion.example.net', kind: 'host' });
+    expect(target("admin@bastion.example.net's password: \nPermission denied, please try again.")?.target).toBe('bastion.example.net');
+    expect(target('$ scp backup.tgz ops@files.internal:/srv/\nHost key verification failed.')?.target).toBe('files.internal');
+  });
+  it('does not take an email address in prose as user@host', () => {
+    const t = target('Contact bob@example.com if this persists.\nError: Invalid API key for Stripe service');
+    expect(t).toEqual({ target: 'stripe', kind: 'service', aliases: [] });
+  });
+  it('does not take a package@version as user@host', () => {
+    const t = target('added lodash@4.17.21 and @scope/pkg@1.2.3\nnpm error code E401\nnpm error 401 Unauthorized - GET https://npm.acme.dev/@scope%2fpkg');
+    expect(t).toEqual({ target: 'npm.acme.dev', kind: 'url', aliases: [] });
+  });
+  it('takes the URL host, not a documentation link', () => {
+    const out = "Cloning into 'repo'...\nremote: Support for password authentication was removed. see https://docs.github.com/en/get-started for more.\nfatal: Authentication failed for 'https://git.acme.io:8443/team/repo.git/'";
+    expect(target(out)).toEqual({ target: 'git.acme.io', kind: 'url', aliases: [] });
+    const npm = 'npm error code E401\nnpm error Incorrect or missing password.\nnpm error If you were trying to login, see https://docs.npmjs.com/cli/login\nnpm error GET https://registry.acme.dev/left-pad';
+    expect(target(npm)?.target).toBe('registry.acme.dev');
+  });
+  it('falls back to a service phrase, lower-cased', () => {
+    expect(target('Error: token expired for GitHub service')).toEqual({ target: 'github', kind: 'service', aliases: [] });
+  });
+  it('keeps the hostname as an alias when it resolved to the IP', () => {
+    expect(target('ssh: connect to host db.prod (10.0.0.5)\nroot@db.prod: Permission denied (publickey).')).toEqual({ target: '10.0.0.5', kind: 'ip', aliases: ['db.prod'] });
+    expect(target(POSITIVES[14]![1])).toEqual({ target: '93.184.216.34', kind: 'ip', aliases: ['api.example.com'] });
+    expect(target(POSITIVES[6]![1])).toEqual({ target: '10.0.0.5', kind: 'ip', aliases: ['db.prod'] });
+  });
+  it('finds IPv6 addresses and ignores versions and times', () => {
+    expect(target('ssh admin@[2001:db8::7]\nadmin@2001:db8::7: Permission denied (publickey).')?.target).toBe('2001:db8::7');
+    expect(target('node v20.11.1.4 at 12:34:56\nError: invalid token')).toBeNull();
+  });
+  it('returns null when nothing names a target', () => {
+    expect(target('Forbidden\n')).toBeNull();
+  });
+});
+
+describe('hint', () => {
+  it('has exactly the spec format', () => {
+    const hint = formatHint('10.0.0.5', [
+      { kind: 'fact', text: 'SSH to 10.0.0.5 as deploy\n  with the key in ~/.ssh/deploy_ed25519' },
+      { kind: 'vault', service: 'prod-db', type: 'password' },
+    ]);
+    expect(hint).toBe([
+      '💡 Memory has credentials for `10.0.0.5`:',
+      '1. SSH to 10.0.0.5 as deploy with the key in ~/.ssh/deploy_ed25519',
+      '2. Credential for `prod-db` (`password`), stored in secure vault, use `credential_get(service=prod-db)` to retrieve.',
+    ].join('\n'));
+  });
+  it('is empty with no items, and clips long lines', () => {
+    expect(formatHint('x', [])).toBe('');
+    const line = formatHint('x', [{ kind: 'fact', text: 'word '.repeat(100) }]).split('\n')[1] ?? '';
+    expect(line.length).toBeLessThanOrEqual(205);
+    expect(line.endsWith('…')).toBe(true);
+  });
+  it('builds the search query from target, aliases and the credential terms', () => {
+    expect(searchQuery({ target: '10.0.0.5', kind: 'ip', aliases: ['db.prod'] })).toBe('10.0.0.5 db.prod credential password token key auth');
+  });
+});
+
+describe('redaction', () => {
+  const CANARIES = [
+    ['db.prod password: Canary-Pw-7731', 'Canary-Pw-7731'],
+    ['the password for db.prod is hunter2canary', 'hunter2canary'],
+    ['api_key=canaryKEY123', 'canaryKEY123'],
+    ['token: "tok-canary-99"', 'tok-canary-99'],
+    ['aws AKIAIOSFODNN7CANARY1 in us-east-1', 'AKIAIOSFODNN7CANARY1'],
+    ['use ghp_CanaryCanaryCanaryCanary1234567890', 'ghp_CanaryCanaryCanaryCanary1234567890'],
+    ['slack xoxb-1234-5678-CanarySlackToken', 'xoxb-1234-5678-CanarySlackToken'],
+    ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjYW5hcnkifQ.c2lnbmF0dXJlY2FuYXJ5', 'eyJzdWIiOiJjYW5hcnkifQ'],
+    ['Authorization: Bearer canaryBearerValue123', 'canaryBearerValue123'],
+    ['clone https://deploy:CanaryUrlPass@git.acme.io/r.git', 'CanaryUrlPass'],
+    ['secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYCANARYKEY stored', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYCANARYKEY'],
+    ['key -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAACANARY\n-----END OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAACANARY'],
+  ] as const;
+
+  it.each(CANARIES)('redacts %j', (text, secret) => {
+    const out = redactSecrets(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain('[redacted]');
+    expect(formatHint('t', [{ kind: 'fact', text }])).not.toContain(secret);
+  });
+
+  it('keeps ordinary words and hostnames', () => {
+    const text = 'SSH to db.prod.example.com as deploy; the key is in the vault, password rotated monthly';
+    expect(redactSecrets(text)).toBe(text);
+    expect(redactSecrets('https://git.acme.io/team/repo.git')).toBe('https://git.acme.io/team/repo.git');
+  });
+});
