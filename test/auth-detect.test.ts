@@ -72,6 +72,56 @@ const NEGATIVES: readonly string[] = [
 ];
 
 describe('built-in detection', () => {
+  /** One example per built-in pattern id: each must be named by exactly that pattern. */
+  const EXAMPLES: Record<string, string> = {
+    'ssh-permission-denied': 'root@10.0.0.5: Permission denied (publickey,gssapi-keyex,gssapi-with-mic,password).',
+    'ssh-permission-denied-retry': 'Permission denied, please try again.',
+    'ssh-publickey-password': 'debug1: Authentications that can continue: publickey,password',
+    'ssh-host-key-verification': 'Host key verification failed.',
+    'ssh-too-many-failures': 'Received disconnect from 10.1.2.3 port 22:2: Too many authentication failures',
+    'postgres-password-failed': 'FATAL:  password authentication failed for user "app"',
+    'mysql-access-denied': "ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)",
+    'mssql-login-failed': "Login failed for user 'sa'.",
+    'mongodb-auth-failed': 'MongoServerError: bad auth : Authentication failed.',
+    'redis-noauth': '(error) NOAUTH Authentication required.',
+    'auth-failed': 'sshpass: Authentication failed',
+    'git-https-auth-failed': "fatal: Authentication failed for 'https://github.com/o/r.git/'",
+    'git-no-terminal': "fatal: could not read Password for 'https://bob@git.example.com': No such device or address",
+    'http-status-line': '< HTTP/1.1 407 Proxy Authentication Required',
+    'http-status-reason': 'GET /admin -> 403 Forbidden',
+    'http-status-code': 'Error: Request failed with statusCode=401',
+    'http-proxy-auth': 'curl: (56) CONNECT tunnel failed, Proxy Authentication Required',
+    'http-word-response': 'error: Unauthorized',
+    'http-word-json': '{"detail": "Forbidden"}',
+    'api-invalid-key': 'Error: api_key is invalid',
+    'api-token-expired': 'Your access token has expired',
+    'api-token-invalid': 'error=invalid_token',
+    'api-invalid-auth': '{"ok":false,"error":"invalid_auth"}',
+    'api-auth-required': 'authentication required',
+    'kubectl-logged-in': 'error: You must be logged in to the server (the server has asked for the client to provide credentials)',
+    'aws-token': 'An error occurred (SignatureDoesNotMatch) when calling the GetObject operation',
+    'gcloud-reauth': 'Reauthentication failed. cannot prompt during non-interactive execution.',
+    'azure-aadsts': 'AADSTS50126: Error validating credentials due to invalid username or password.',
+    'npm-e401': 'npm ERR! code E401',
+    'docker-denied': 'Error response from daemon: unauthorized: incorrect username or password',
+    'smtp-535': '535 5.7.8 Error: authentication failed: authentication failure',
+    'imap-authenticationfailed': 'a1 NO [AUTHENTICATIONFAILED] Invalid credentials (Failure)',
+    'ftp-530': '530 Not logged in.',
+    'ldap-invalid-credentials': 'ldap_bind: Invalid credentials (49)',
+    'oauth-error': '{"error":"unauthorized_client","error_description":"Client not allowed"}',
+    'api-bad-credentials': '{"message": "Bad credentials"}',
+  };
+
+  it('every built-in pattern has an example it names, and the prefilter passes it', () => {
+    expect(Object.keys(EXAMPLES).sort()).toEqual(BUILTIN_PATTERNS.map((p) => p.id).sort());
+    for (const [id, text] of Object.entries(EXAMPLES)) {
+      expect(detect(text, BUILTIN_PATTERNS)?.patternId, text).toBe(id);
+      expect(prefilter(text), text).toBe(true);
+      // The prefilter is case-insensitive like the patterns.
+      expect(prefilter(text.toUpperCase()), text).toBe(true);
+    }
+  });
+
   it.each(POSITIVES)('detects a %s failure', (family, text) => {
     const d = detect(text, BUILTIN_PATTERNS);
     expect(d, text).not.toBeNull();
@@ -199,6 +249,21 @@ describe('target extraction', () => {
     expect(target('ssh admin@[2001:db8::7]\nadmin@2001:db8::7: Permission denied (publickey).')?.target).toBe('2001:db8::7');
     expect(target('node v20.11.1.4 at 12:34:56\nError: invalid token')).toBeNull();
   });
+  it('ranks a documentation link below a named service', () => {
+    expect(target('Error: Invalid API key for the OpenAI service. See https://platform.openai.com/account/api-keys')).toEqual({ target: 'openai', kind: 'service', aliases: [] });
+  });
+  it("takes a database client's -h host, not MySQL's client address in 'user'@'host'", () => {
+    expect(target("$ mysql -h mysql.prod.acme.net -u root -p\nERROR 1045 (28000): Access denied for user 'root'@'10.2.3.4' (using password: YES)"))
+      .toEqual({ target: 'mysql.prod.acme.net', kind: 'host', aliases: [] });
+    expect(target("ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)")).toBeNull();
+  });
+  it('pairs hostnames with IPs in ssh known-hosts and wget forms', () => {
+    expect(target("Warning: Permanently added 'db.prod,10.0.0.5' (ED25519) to the list of known hosts.\nroot@db.prod: Permission denied (publickey).")).toEqual({ target: '10.0.0.5', kind: 'ip', aliases: ['db.prod'] });
+    expect(target('Connecting to example.com (example.com)|93.184.216.34|:443... connected.\nHTTP request sent, awaiting response... 401 Unauthorized')).toEqual({ target: '93.184.216.34', kind: 'ip', aliases: ['example.com'] });
+  });
+  it('prefers the user@host nearest the failure over an earlier email address', () => {
+    expect(target('Please email admin@acme.com.\n$ ssh deploy@web1.acme.net\ndeploy@web1.acme.net: Permission denied (publickey).')?.target).toBe('web1.acme.net');
+  });
   it('returns null when nothing names a target', () => {
     expect(target('Forbidden\n')).toBeNull();
   });
@@ -251,7 +316,7 @@ describe('redaction', () => {
   });
 
   it('keeps ordinary words and hostnames', () => {
-    const text = 'SSH to db.prod.example.com as deploy; the key is in the vault, password rotated monthly';
+    const text = 'SSH to db.prod.example.com as deploy; the key is in the vault, password rotated monthly, key: ~/.ssh/deploy_ed25519';
     expect(redactSecrets(text)).toBe(text);
     expect(redactSecrets('https://git.acme.io/team/repo.git')).toBe('https://git.acme.io/team/repo.git');
   });

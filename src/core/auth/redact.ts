@@ -31,6 +31,8 @@ const RULES: readonly Rule[] = [
       // "key is in the vault", "token is expired": prose after is/was is not a value.
       if (/\b(?:is|was)\b/i.test(sep) && (!/^pass|^pwd|^secret/i.test(name) || /^(?:in|the|a|an|stored|kept|not|set|saved|expired|invalid|required|missing|available|rotated)$/i.test(value))) return whole;
       if (value === REDACTED || /^\[redacted\]/.test(value)) return whole;
+      // A file path names where a key lives, not the key ("key: ~/.ssh/deploy_ed25519").
+      if (/^(?:~|\.{1,2})?\/[\w./-]*$/.test(value) && !/[A-Za-z0-9+/]{24}/.test(value)) return whole;
       return `${name}${sep}${quote}${REDACTED}`;
     },
   },

@@ -23,7 +23,7 @@ export function normaliseHost(host: string): string {
 
 const OCTET = String.raw`(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)`;
 const IPV4_RE = new RegExp(String.raw`(?<![\w.])${OCTET}(?:\.${OCTET}){3}(?![\w]|\.\d)`, 'g');
-const IPV6_RE = /(?<![\w:.])[0-9a-f:]{2,39}(?![\w:.])/gi;
+const IPV6_RE = /(?<![\w:.])[0-9a-f]{0,4}:[0-9a-f:]{1,38}(?![\w:.])/gi;
 const NOT_TARGETS = new Set(['0.0.0.0', '255.255.255.255', '::']);
 
 function isIpv6(s: string): boolean {
@@ -56,7 +56,8 @@ export function findIps(text: string, offset: number): Candidate[] {
   for (const m of text.matchAll(IPV4_RE)) {
     const ip = m[0];
     const before = text.slice(Math.max(0, (m.index ?? 0) - 9), m.index);
-    if (NOT_TARGETS.has(ip) || /\bversion\s?$|\bv$/i.test(before)) continue;
+    // MySQL's 'user'@'10.2.3.4' names the client's address, not the server's.
+    if (NOT_TARGETS.has(ip) || /\bversion\s?$|\bv$|'@'$/i.test(before)) continue;
     const alias = pairedHost(text, m.index ?? 0);
     out.push({ value: ip, index: (m.index ?? 0) + offset, weak: false, aliases: alias ? [alias] : [] });
   }
@@ -71,22 +72,28 @@ export function findIps(text: string, offset: number): Candidate[] {
 }
 
 const USER_HOST_RE = new RegExp(String.raw`(?<![\w.@/+-])([a-z0-9._-]{1,64})@(${HOSTNAME})\.?(?::\d{1,5})?(?![\w@-])`, 'gi');
-const QUOTED_USER_HOST_RE = /'([^'\s@]{1,64})'@'([^'\s]{1,253})'/g;
+// `-h host` / `--host=host` on a database or directory client's command line names the server.
+const HOST_FLAG_RE = new RegExp(String.raw`(?<=\s)(?:-h|--host(?:name)?)(?:[ =]|(?=[a-z0-9]))(${HOSTNAME})\.?(?![\w-])`, 'gi');
+const CLIENT_COMMAND = /\b(?:mysql|mysqldump|mariadb|psql|pg_dump|pg_restore|redis-cli|mongo|mongosh|mongodump|ldapsearch|ldapwhoami|sqlcmd|clickhouse-client)\b/i;
 const SSH_CONTEXT = /\b(?:ssh|scp|sftp|rsync|mosh|sshpass|ssh-copy-id|git|ansible)\b/i;
 const SSH_LINE = /Permission denied|Authentication failed|Host key verification|password:|publickey|Too many authentication/i;
+const LINE_LIMIT = 400;
 const SEMVER_LIKE = /^v?\d+(?:\.\d+){0,3}$/;
 
+/** The line around `index`, at most LINE_LIMIT characters either side (keeps scans linear on huge lines). */
 function lineAround(text: string, index: number): { before: string; line: string } {
-  const start = text.lastIndexOf('\n', index - 1) + 1;
-  let end = text.indexOf('\n', index);
-  if (end < 0) end = text.length;
-  return { before: text.slice(start, index), line: text.slice(start, end) };
+  const head = text.slice(Math.max(0, index - LINE_LIMIT), index);
+  const tail = text.slice(index, index + LINE_LIMIT);
+  const before = head.slice(head.lastIndexOf('\n') + 1);
+  const nl = tail.indexOf('\n');
+  return { before, line: before + (nl < 0 ? tail : tail.slice(0, nl)) };
 }
 
 /**
  * Hosts of user@host forms, only where the context says SSH (an ssh/scp/sftp/git command before it on
- * the line, "user@host's password:", or an SSH failure line) or MySQL's quoted 'user'@'host'. An email
- * address in prose and a package@version (lodash@4.17.21, @scope/pkg@1.2.3) are not user@host.
+ * the line, "user@host's password:", or an SSH failure line), and the `-h host` of a database client's
+ * command. An email address in prose and a package@version (lodash@4.17.21, @scope/pkg@1.2.3) are not
+ * user@host. MySQL's 'user'@'host' is not used: that host is the CLIENT as the server saw it.
  */
 export function findUserHosts(text: string, offset: number): Candidate[] {
   const out: Candidate[] = [];
@@ -100,10 +107,11 @@ export function findUserHosts(text: string, offset: number): Candidate[] {
       out.push({ value: normaliseHost(host), index: index + offset, weak: false, aliases: [] });
     }
   }
-  for (const m of text.matchAll(QUOTED_USER_HOST_RE)) {
-    const host = normaliseHost(m[2] ?? '');
-    if (host === '%' || host === '') continue;
-    out.push({ value: host, index: (m.index ?? 0) + offset, weak: false, aliases: [] });
+  for (const m of text.matchAll(HOST_FLAG_RE)) {
+    const index = m.index ?? 0;
+    const host = normaliseHost(m[1] ?? '');
+    if (!/[a-z]/.test(host) || !CLIENT_COMMAND.test(lineAround(text, index).before)) continue;
+    out.push({ value: host, index: index + offset, weak: false, aliases: [] });
   }
   return out;
 }
@@ -120,7 +128,7 @@ export function findUrlHosts(text: string, offset: number): Candidate[] {
     if (host === '') continue;
     const index = m.index ?? 0;
     const { before } = lineAround(text, index);
-    const weak = DOC_HOST.test(host) || DOC_LEAD.test(before);
+    const weak = DOC_HOST.test(host) || DOC_LEAD.test(before.slice(-80));
     out.push({ value: host, index: index + offset, weak, aliases: [] });
   }
   return out;

@@ -67,10 +67,15 @@ function pick(text: string, offset: number, at: number): Target | null {
   if (ip) return { target: ip.value, kind: 'ip', aliases: uniqueAliases(ip.value, ip.aliases) };
   const userHost = nearest(findUserHosts(text, offset), at);
   if (userHost) return { target: userHost.value, kind: 'host', aliases: uniqueAliases(userHost.value, userHost.aliases) };
-  const url = nearest(findUrlHosts(text, offset), at);
+  const urls = findUrlHosts(text, offset);
+  const url = nearest(urls.filter((c) => !c.weak), at);
   if (url) return { target: url.value, kind: 'url', aliases: uniqueAliases(url.value, url.aliases) };
+  // A documentation link ranks below a named service: "Invalid API key for the OpenAI service. See
+  // https://platform.openai.com/..." is about openai, not about the docs site.
   const service = nearest(findServices(text, offset), at);
   if (service) return { target: service.value, kind: 'service', aliases: [] };
+  const docLink = nearest(urls, at);
+  if (docLink) return { target: docLink.value, kind: 'url', aliases: [] };
   return null;
 }
 
