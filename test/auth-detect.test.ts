@@ -29,6 +29,9 @@ const POSITIVES: ReadonlyArray<readonly [string, string]> = [
   ['http', 'Error: Forbidden\n    at handler (/srv/app.js:10:5)'],
   ['http', '{"error":"unauthorized","message":"missing credentials"}'],
   ['http', 'Forbidden\n'],
+  ['http', 'gh: HTTP 401: Bad credentials (https://api.github.com/graphql)'],
+  ['http', 'Response status code does not indicate success: 401 (Unauthorized).'],
+  ['http', 'Error: failed to authorize: failed to fetch oauth token: unexpected status: 401 Unauthorized'],
   ['http', 'HTTP/1.1 407 Proxy Authentication Required\nProxy-Authenticate: Basic realm="proxy"'],
   ['api', 'openai.AuthenticationError: Error code: 401 - Incorrect API key provided: sk-proj-****abcd.'],
   ['api', '{"ok":false,"error":"invalid_auth"}'],
@@ -68,6 +71,8 @@ const NEGATIVES: readonly string[] = [
   'if (forbidden) return;',
   'throw new ForbiddenException()',
   'processed 401 records in 403 batches',
+  'const forbidden = new Set(); // keys that are forbidden: see docs',
+  'http 403 ms p99',
   'We discussed authentication and tokens at the meeting; the API is stable.',
 ];
 
@@ -92,6 +97,7 @@ describe('built-in detection', () => {
     'http-status-code': 'Error: Request failed with statusCode=401',
     'http-proxy-auth': 'curl: (56) CONNECT tunnel failed, Proxy Authentication Required',
     'http-word-response': 'error: Unauthorized',
+    'http-word-after-label': 'Error: unauthorized',
     'http-word-json': '{"detail": "Forbidden"}',
     'api-invalid-key': 'Error: api_key is invalid',
     'api-token-expired': 'Your access token has expired',

@@ -59,7 +59,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('http-status-line', 'http', new RegExp(String.raw`\bHTTP\/\d(?:\.\d)? ${STATUS_TAIL}`, 'i'), ['401', '403', '407']),
   p('http-status-reason', 'http', /\b(?:401 Unauthori[sz]ed|403 Forbidden|40[13] Client Error\b)/i, ['401', '403']),
   p('http-status-code', 'http',
-    new RegExp(String.raw`\b(?:status(?: code)?|statusCode|status_code|response code|http code|http error|returned(?: error)?|responded with|server returned|got)["']?[ \t]{0,3}[:=(]?[ \t]{0,3}${STATUS_TAIL}`, 'i'),
+    new RegExp(String.raw`\b(?:status(?: code)?|statusCode|status_code|response code|http code|http error|http|returned(?: error)?|responded with|server returned|got)["']?[ \t]{0,3}[:=(]?[ \t]{0,3}${STATUS_TAIL}`, 'i'),
     ['401', '403', '407']),
   p('http-proxy-auth', 'http', /\bProxy Authentication Required\b/i, ['authenticat']),
   // The bare words only as a response: a whole line/value ("Forbidden", "error: Forbidden",
@@ -67,6 +67,10 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   // identifiers ("UnauthorizedError") or prose ("the forbidden fruit").
   p('http-word-response', 'http',
     /(?:^[ \t]{0,8}|[:([>=][ \t]{0,3}|\b(?:error|status|reason|message)\s?[:=][ \t]{0,3})(?:Unauthori[sz]ed|UNAUTHORI[SZ]ED|Forbidden|FORBIDDEN)(?=[ \t]{0,3}(?:$|[)\]<:,!]|\.[ \t]*$|\.[ \t]+[A-Z]))/m,
+    ['unauthori', 'forbidden']),
+  // Any case after a label that introduces a response: "Error: unauthorized", "failed: forbidden".
+  p('http-word-after-label', 'http',
+    /\b(?:error|status|reason|message|response|failed)\s?[:=][ \t]{0,3}["']?(?:unauthori[sz]ed|forbidden)\b(?![\w-])/i,
     ['unauthori', 'forbidden']),
   p('http-word-json', 'http', /"(?:error|message|status|reason|detail|title|msg|error_description)"\s?:\s?"(?:unauthori[sz]ed|forbidden)\b/i,
     ['unauthori', 'forbidden']),
