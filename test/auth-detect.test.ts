@@ -180,6 +180,20 @@ describe('built-in detection', () => {
   });
 });
 
+describe('hostile input', () => {
+  // No timing assertion (bench/ measures speed); these complete well inside the test timeout only
+  // because every regex involved is linear and the scan is bounded.
+  const N = MAX_SCAN_CHARS * 2;
+  const HOSTILE = ['a'.repeat(N), ' '.repeat(N), `Permission denied (${'publickey,'.repeat(N / 10)}`, 'status '.repeat(N / 7),
+    '401 '.repeat(N / 4), 'x.'.repeat(N / 2), 'a@'.repeat(N / 2), '1.2.3.'.repeat(N / 6), 'ab:'.repeat(N / 3), 'http://'.repeat(N / 7),
+    'for a '.repeat(N / 6), ':'.repeat(N), `eyJ${'a'.repeat(N)}`, 'password: '.repeat(N / 10), 'aB1+'.repeat(N / 4), `-----BEGIN RSA PRIVATE KEY-----${'A'.repeat(N)}`];
+  it.each(HOSTILE.map((h) => [JSON.stringify(h.slice(0, 16)), h] as const))('handles %s', (_name, text) => {
+    const d = detect(text, BUILTIN_PATTERNS);
+    expect(() => extractTarget(text, d)).not.toThrow();
+    expect(typeof redactSecrets(text)).toBe('string');
+  });
+});
+
 describe('custom patterns', () => {
   it('compile case-insensitively with custom ids', () => {
     const pats = compileCustomPatterns(['login failed', 'denied.*publickey']);
@@ -304,6 +318,7 @@ describe('redaction', () => {
     ['the password for db.prod is hunter2canary', 'hunter2canary'],
     ['api_key=canaryKEY123', 'canaryKEY123'],
     ['token: "tok-canary-99"', 'tok-canary-99'],
+    ["db_pass = 'canary words here'", 'canary words'],
     ['aws AKIAIOSFODNN7CANARY1 in us-east-1', 'AKIAIOSFODNN7CANARY1'],
     ['use ghp_CanaryCanaryCanaryCanary1234567890', 'ghp_CanaryCanaryCanaryCanary1234567890'],
     ['slack xoxb-1234-5678-CanarySlackToken', 'xoxb-1234-5678-CanarySlackToken'],

@@ -24,16 +24,18 @@ const RULES: readonly Rule[] = [
   { re: /\b(?:sk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16,255}/g, replace: REDACTED },
   { re: /\beyJ[A-Za-z0-9_-]{4,4096}\.[A-Za-z0-9_-]{4,4096}\.[A-Za-z0-9_-]{0,4096}/g, replace: REDACTED },
   { re: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,4096}/gi, replace: `$1 ${REDACTED}` },
-  // name: value / name=value / password is value (value up to the next space, quote or separator).
+  // name: value / name=value / password is value (also db_pass=, ssh_key:). A quoted value is taken whole ("pass = 'two words'"),
+  // an unquoted one up to the next space, quote or separator.
   {
-    re: /\b(pass(?:word|wd|phrase)?|pwd|secret|client_secret|(?:access_|refresh_|auth_|api_)?token|api[ _-]?key|apikey|key)((?:\s+for\s+[^\s:=]{1,100})?\s{0,3}(?:[:=]|\bis\b|\bwas\b)\s{0,3})(["'`]?)([^\s"'`,;]{1,4096})/gi,
-    replace: (whole: string, name: string, sep: string, quote: string, value: string) => {
+    re: /(?<![A-Za-z0-9])(pass(?:word|wd|phrase)?|pwd|secret|client_secret|(?:access_|refresh_|auth_|api_)?token|api[ _-]?key|apikey|key)((?:\s+for\s+[^\s:=]{1,100})?\s{0,3}(?:[:=]|\bis\b|\bwas\b)\s{0,3})(?:(["'`])([^"'`\n]{1,4096})\3|([^\s"'`,;]{1,4096}))/gi,
+    replace: (whole: string, name: string, sep: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined) => {
+      const value = quoted ?? bare ?? '';
       // "key is in the vault", "token is expired": prose after is/was is not a value.
-      if (/\b(?:is|was)\b/i.test(sep) && (!/^pass|^pwd|^secret/i.test(name) || /^(?:in|the|a|an|stored|kept|not|set|saved|expired|invalid|required|missing|available|rotated)$/i.test(value))) return whole;
-      if (value === REDACTED || /^\[redacted\]/.test(value)) return whole;
+      if (/\b(?:is|was)\b/i.test(sep) && (quote === undefined) && (!/^pass|^pwd|^secret/i.test(name) || /^(?:in|the|a|an|stored|kept|not|set|saved|expired|invalid|required|missing|available|rotated)$/i.test(value))) return whole;
+      if (value.startsWith(REDACTED)) return whole;
       // A file path names where a key lives, not the key ("key: ~/.ssh/deploy_ed25519").
       if (/^(?:~|\.{1,2})?\/[\w./-]*$/.test(value) && !/[A-Za-z0-9+/]{24}/.test(value)) return whole;
-      return `${name}${sep}${quote}${REDACTED}`;
+      return quote === undefined ? `${name}${sep}${REDACTED}` : `${name}${sep}${quote}${REDACTED}${quote}`;
     },
   },
   // Long high-entropy strings: >= 24 base64/URL-safe characters mixing lower case, upper case and digits,
