@@ -53,9 +53,16 @@ describe('config', () => {
       resolveConfig({ autoRecall: { authFailure: { patterns: ['permission denied', '(unclosed'] } } }, { env });
       expect.unreachable();
     } catch (e) {
-      expect(e).toMatchObject({ code: 'MEM_ERR_CONFIG_INVALID', details: { index: 1 } });
-      expect((e as Error).message).toMatch(/patterns\.1: expected a valid regular expression, received "\(unclosed" \(.*Unterminated group/);
+      expect(e).toMatchObject({ code: 'MEM_ERR_CONFIG_INVALID', details: { path: 'plugins.entries.hybrid-mem.config.autoRecall.authFailure.patterns.1' } });
+      expect((e as Error).message).toMatch(/patterns\.1: expected a JavaScript regular expression, received "\(unclosed" \(.*Unterminated group/);
     }
+  });
+
+  it('refuses a custom pattern that risks catastrophic backtracking, naming its index', () => {
+    expect(() => resolveConfig({ autoRecall: { authFailure: { patterns: ['login failed', '^(a+)+$'] } } }, { env })).toThrow(
+      expect.objectContaining({ code: 'MEM_ERR_CONFIG_INVALID', message: expect.stringContaining('patterns.1') }),
+    );
+    expect(resolveConfig({ autoRecall: { authFailure: { patterns: ['login failed', 'denied.*publickey'] } } }, { env }).autoRecall.authFailure.patterns).toHaveLength(2);
   });
 
   it('reports unreadable and non-JSON files', () => {

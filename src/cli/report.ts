@@ -8,6 +8,7 @@ import { MemoryError } from '../core/errors.js';
 import type { CommandResult, Io } from './spec.js';
 
 export function printResult(r: CommandResult, io: Io, json: boolean): void {
+  if (r.silent) return;
   if (json) {
     io.stdout.write(`${r.pretty ? JSON.stringify(r.json, null, 2) : JSON.stringify(r.json)}\n`);
     return;

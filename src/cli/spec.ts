@@ -53,6 +53,8 @@ export interface CommandResult {
   readonly exact?: boolean;
   /** Print the JSON pretty (documents such as an export); default one line. */
   readonly pretty?: boolean;
+  /** The command streamed its own output (JSON Lines): print nothing more. */
+  readonly silent?: boolean;
 }
 
 export interface CommandSpec {

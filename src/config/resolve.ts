@@ -9,6 +9,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import type { z } from 'zod';
 import { MemoryError, describeValue } from '../core/errors.js';
 import { describeIssues, issuesMessage } from './issues.js';
+import { compileCustomPatterns } from '../core/auth/patterns.js';
 import { PLUGIN_ID } from './defaults.js';
 import { configSchema, type ParsedConfig } from './schema.js';
 
@@ -101,20 +102,12 @@ function configError(error: z.ZodError, input: unknown, root: string): MemoryErr
   });
 }
 
-/** Custom patterns must compile as case-insensitive regular expressions; the error names the index. */
+/**
+ * Custom patterns must compile as case-insensitive regular expressions and must not risk catastrophic
+ * backtracking (src/core/auth/regex-safety.ts); the error names the index and says why.
+ */
 function checkPatterns(patterns: readonly string[] | null): void {
-  if (!patterns) return;
-  patterns.forEach((source, index) => {
-    try {
-      new RegExp(source, 'i');
-    } catch (cause) {
-      const path = `plugins.entries.${PLUGIN_ID}.config.autoRecall.authFailure.patterns.${index}`;
-      throw new MemoryError('MEM_ERR_CONFIG_INVALID', `${path}: expected a valid regular expression, received ${describeValue(source)} (${(cause as Error).message})`, {
-        details: { path, expected: 'a valid regular expression', received: describeValue(source), index },
-        cause,
-      });
-    }
-  });
+  if (patterns) compileCustomPatterns(patterns);
 }
 
 function deepFreeze<T>(value: T): T {

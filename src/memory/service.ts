@@ -20,6 +20,7 @@ import { changeLinkType, cutLink, memoryLink } from './links.js';
 import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
 import { memoryRecall } from './recall.js';
+import { credentialRecall, type CredentialQuery } from './credentials.js';
 import { Semantic, type Embedder, type VectorIndex } from './semantic.js';
 import { suggestLinks, type SuggestLinksOptions } from './suggest.js';
 import type { EmbedderInfo } from '../actors/embed/contract.js';
@@ -76,6 +77,10 @@ export class MemoryService {
   memoryRecall(input: RecallInput, caller: Caller = OPERATOR) {
     const c = parseCaller(caller);
     return memoryRecall(this.ctx, input, c, { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs });
+  }
+  /** Credential facts about a failing target, for the auth-failure hook (session-scoped never included). */
+  credentialRecall(q: CredentialQuery, caller: Caller, options: { includeVault: boolean; limit?: number; vectorDeadlineMs: number }) {
+    return credentialRecall(this.ctx, q, parseCaller(caller), { semantic: this.semantic, includeVault: options.includeVault, limit: options.limit ?? 5, vectorDeadlineMs: options.vectorDeadlineMs });
   }
   credentialGet(input: { service: string }, caller: Caller = OPERATOR) {
     return credentialGet(this.ctx, input, parseCaller(caller));

@@ -6,6 +6,7 @@ import { deleteCommand, editCommand, listCommand, pinCommand, showCommand, unpin
 import { linkCommand, linkTypeCommand, unlinkCommand } from './links.js';
 import { dashboardCommand, serveCommand } from './serve.js';
 import { reindexCommand } from './semantic.js';
+import { authRecallCheckCommand } from './auth-recall.js';
 import { maintenanceCommand, statsCommand } from './status.js';
 import { recallCommand, storeCommand } from './store.js';
 import { exportCommand, importCommand } from './transfer.js';
@@ -35,6 +36,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   statsCommand,
   maintenanceCommand,
   reindexCommand,
+  authRecallCheckCommand,
   serveCommand,
   dashboardCommand,
 ];

@@ -1,0 +1,105 @@
+/**
+ * The authentication-failure auto-recall hook (spec part A). On every turn: a prefilter on this thread
+ * lets the common turn pass in microseconds; a turn with a candidate goes to the recall actor for full
+ * detection and target extraction (with a deadline); then credential facts about the target are searched
+ * (full text + vectors, credential facts only, hint scope), and a hint is returned to prepend. Counters
+ * limit recalls per target per session. The hook never throws into the gateway: any failure means no hint
+ * and a log line. Logs name targets only, never secret values.
+ */
+import { RecallClient } from '../actors/recall/client.js';
+import type { ResolvedConfig } from '../config/resolve.js';
+import { prefilter } from '../core/auth/patterns.js';
+import { formatHint, redactSecrets, searchQuery, type HintItem } from '../core/auth/hint.js';
+import { toWire } from '../core/errors.js';
+import type { FactId } from '../core/ids.js';
+import type { MemoryService } from '../memory/service.js';
+import { RecallCounters } from './counters.js';
+import { turnSchema, turnTexts, type Turn } from './turn.js';
+
+export interface AuthRecallOutcome {
+  readonly detected: boolean;
+  readonly target: string | null;
+  readonly factIds: readonly FactId[];
+  readonly hint: string | null;
+  /** Why no hint was given, when none was. */
+  readonly reason: string | null;
+}
+
+export interface AuthRecallOptions {
+  readonly log?: (line: string) => void;
+  /** Deadline of full detection in the recall worker. */
+  readonly detectTimeoutMs?: number;
+  /** Deadline of the vector leg of the credential search (the full-text leg always answers). */
+  readonly vectorDeadlineMs?: number;
+}
+
+const none = (reason: string, detected = false, target: string | null = null): AuthRecallOutcome => ({ detected, target, factIds: [], hint: null, reason });
+
+export class AuthRecallHook {
+  private readonly recall: RecallClient;
+  private readonly counters = new RecallCounters();
+  private readonly log: (line: string) => void;
+
+  constructor(
+    private readonly svc: MemoryService,
+    private readonly config: ResolvedConfig,
+    private readonly options: AuthRecallOptions = {},
+  ) {
+    this.recall = new RecallClient({ timeoutMs: options.detectTimeoutMs ?? 250 });
+    this.log = options.log ?? (() => undefined);
+  }
+
+  /** The gateway entry: the text to prepend, or null. Never throws. */
+  async onTurn(turn: Turn): Promise<string | null> {
+    try {
+      return (await this.evaluate(turn)).hint;
+    } catch (err) {
+      const w = toWire(err);
+      this.log(`auth-recall: no hint (internal failure: ${w.code}: ${w.message})`);
+      return null;
+    }
+  }
+
+  /** The whole decision, for the CLI checker and tests. Throws only on invalid input. */
+  async evaluate(input: Turn): Promise<AuthRecallOutcome> {
+    const a = this.config.autoRecall;
+    if (!a.enabled || !a.authFailure.enabled) return none('auto-recall disabled');
+    const turn = turnSchema.parse(input);
+    const texts = turnTexts(turn);
+    const custom = a.authFailure.patterns;
+    // The prefilter knows the built-in set only; a configured set always goes to the worker.
+    if (!custom && !texts.some((t) => prefilter(t))) return none('no failure indicator');
+    const { detection, target } = await this.recall.analyze({ texts, patterns: custom });
+    if (!detection) return none('no failure indicator');
+    if (!target) {
+      this.log(`auth-recall: ${detection.family} failure detected but no target could be extracted`);
+      return none('no extractable target', true);
+    }
+    const session = turn.sessionId ?? '';
+    if (!this.counters.allows(session, target.target, a.authFailure.maxRecallsPerTarget)) {
+      return none(`recall limit reached for ${target.target} in this session`, true, target.target);
+    }
+    const caller = { role: turn.role, agentId: turn.agentId, sessionId: turn.sessionId };
+    const found = await this.svc.credentialRecall({ target: target.target, aliases: target.aliases, query: searchQuery(target) }, caller, {
+      includeVault: a.authFailure.includeVaultHints,
+      vectorDeadlineMs: this.options.vectorDeadlineMs ?? 30,
+    });
+    if (found.hits.length === 0) {
+      this.log(`auth-recall: no credential facts found for ${target.target}`);
+      return none(`no credential facts found for ${target.target}`, true, target.target);
+    }
+    this.counters.count(session, target.target);
+    const items: HintItem[] = found.hits.map((h) => (h.vault ? { kind: 'vault', service: h.vault.service, type: h.vault.type } : { kind: 'fact', text: redactSecrets(h.fact.text) }));
+    this.log(`auth-recall: ${found.hits.length} credential hint(s) for ${target.target}`);
+    return { detected: true, target: target.target, factIds: found.hits.map((h) => h.fact.id), hint: formatHint(target.target, items), reason: null };
+  }
+
+  /** Start the recall worker ahead of the first failing turn. */
+  warm(): Promise<void> {
+    return this.recall.warm();
+  }
+
+  close(): Promise<void> {
+    return this.recall.close();
+  }
+}

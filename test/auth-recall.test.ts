@@ -1,0 +1,127 @@
+/** The auth-failure hook end to end: real SQLite, real recall worker, the real detection rules. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../src/config/resolve.js';
+import { MemoryService } from '../src/memory/service.js';
+import { AuthRecallHook } from '../src/recall/hook.js';
+import { tempHome, type TestHome } from './helpers.js';
+
+const CANARY = 'Canary-Pw-93f1c7e2b8a4d6f0';
+const SSH_FAIL = 'ops@10.0.4.7: Permission denied (publickey,password).';
+let home: TestHome;
+let svc: MemoryService;
+let hook: AuthRecallHook;
+let logs: string[];
+
+function setup(userConfig: unknown = {}): void {
+  home = tempHome(userConfig);
+  home.env.HYBRID_MEM_VAULT_KEY = 'ab'.repeat(32);
+  svc = MemoryService.open({ config: home.config, env: home.env });
+  logs = [];
+  hook = new AuthRecallHook(svc, home.config, { log: (l) => logs.push(l), detectTimeoutMs: 5000 });
+}
+
+afterEach(async () => {
+  await hook?.close();
+  await svc?.close();
+  home?.cleanup();
+});
+
+const turn = (over: Record<string, unknown> = {}) => ({
+  prompt: 'deploy the release',
+  messages: [{ role: 'tool', content: `$ ssh ops@10.0.4.7\n${SSH_FAIL}` }],
+  sessionId: 's1',
+  agentId: 'coder',
+  role: 'specialist' as const,
+  ...over,
+});
+
+describe('auth-failure hook', () => {
+  it('prepends a hint listing credential facts about the failing target, and records the recall', async () => {
+    setup();
+    const f = svc.memoryStore({ text: `SSH to 10.0.4.7 uses the ops key; password ${CANARY}`, category: 'technical', entity: 'staging-db', tags: ['ssh'] }).fact;
+    svc.memoryStore({ text: 'Lunch is at noon on 10.0.4.7 day', category: 'preference' });
+    const r = await hook.evaluate(turn());
+    expect(r).toMatchObject({ detected: true, target: '10.0.4.7', factIds: [f.id] });
+    expect(r.hint).toContain('10.0.4.7');
+    expect(r.hint?.split('\n')[1]).toMatch(/^1\. /);
+    expect(r.hint).not.toContain(CANARY);
+    expect(logs.join('\n')).not.toContain(CANARY);
+    const rec = svc.recallHistory().find((e) => e.kind === 'auth_failure');
+    expect(rec).toMatchObject({ target: '10.0.4.7', scores: [expect.objectContaining({ factId: f.id })] });
+  });
+
+  it('is quiet when nothing failed, and when no credential fact matches (with a log line naming the target)', async () => {
+    setup();
+    expect(await hook.onTurn(turn({ messages: ['build ok, 12 tests passed'] }))).toBeNull();
+    expect(await hook.onTurn(turn())).toBeNull();
+    expect(logs).toContain('auth-recall: no credential facts found for 10.0.4.7');
+  });
+
+  it('counts recalls per target per session: the default limit is 1, 0 is unlimited', async () => {
+    setup();
+    svc.memoryStore({ text: 'ops key for 10.0.4.7 is in the team vault', category: 'technical' });
+    expect(await hook.onTurn(turn())).not.toBeNull();
+    expect(await hook.onTurn(turn())).toBeNull();
+    expect(await hook.onTurn(turn({ sessionId: 's2' }))).not.toBeNull();
+    await hook.close();
+    await svc.close();
+    home.cleanup();
+    setup({ autoRecall: { authFailure: { maxRecallsPerTarget: 0 } } });
+    svc.memoryStore({ text: 'ops key for 10.0.4.7 is in the team vault', category: 'technical' });
+    for (let i = 0; i < 3; i++) expect(await hook.onTurn(turn())).not.toBeNull();
+  });
+
+  it('applies scope: specialists see global and their own, orchestrators all agents; session-scoped never', async () => {
+    setup();
+    svc.memoryStore({ text: 'coder agent key for 10.0.4.7', category: 'technical', scope: 'agent', scopeAgentId: 'coder' });
+    svc.memoryStore({ text: 'reviewer agent key for 10.0.4.7', category: 'technical', scope: 'agent', scopeAgentId: 'reviewer' });
+    svc.memoryStore({ text: 'session note: 10.0.4.7 password is temp', category: 'technical', scope: 'session', scopeSessionId: 's1' });
+    const spec = await hook.evaluate(turn());
+    expect(spec.hint).toContain('coder agent key');
+    expect(spec.hint).not.toContain('reviewer agent key');
+    expect(spec.hint).not.toContain('session note');
+    const orch = await hook.evaluate(turn({ role: 'orchestrator', agentId: 'boss', sessionId: 's9' }));
+    expect(orch.hint).toContain('coder agent key');
+    expect(orch.hint).toContain('reviewer agent key');
+    expect(orch.hint).not.toContain('session note');
+  });
+
+  it('points at vault entries without decrypting them; includeVaultHints false leaves them out', async () => {
+    setup();
+    svc.vaultPut({ service: '10.0.4.7', type: 'password', secret: CANARY });
+    const r = await hook.evaluate(turn());
+    expect(r.hint).toContain('Credential for `10.0.4.7` (`password`), stored in secure vault, use `credential_get(service=10.0.4.7)` to retrieve.');
+    expect(r.hint).not.toContain(CANARY);
+    await hook.close();
+    await svc.close();
+    home.cleanup();
+    setup({ autoRecall: { authFailure: { includeVaultHints: false } } });
+    svc.vaultPut({ service: '10.0.4.7', type: 'password', secret: CANARY });
+    expect(await hook.onTurn(turn())).toBeNull();
+  });
+
+  it('respects the switches and replaces the built-in set with configured patterns', async () => {
+    setup({ autoRecall: { enabled: false } });
+    svc.memoryStore({ text: 'ops key for 10.0.4.7', category: 'technical' });
+    expect(await hook.onTurn(turn())).toBeNull();
+    await hook.close();
+    await svc.close();
+    home.cleanup();
+    setup({ autoRecall: { authFailure: { patterns: ['login refused by gatekeeper'] } } });
+    svc.memoryStore({ text: 'ops key for 10.0.4.7', category: 'technical' });
+    expect(await hook.onTurn(turn())).toBeNull();
+    expect(await hook.onTurn(turn({ messages: ['LOGIN REFUSED BY GATEKEEPER at 10.0.4.7'] }))).toContain('10.0.4.7');
+  });
+
+  it('never throws into the gateway', async () => {
+    setup();
+    await svc.close();
+    expect(await hook.onTurn(turn())).toBeNull();
+    expect(await hook.onTurn({ prompt: 42 } as never)).toBeNull();
+    expect(logs.some((l) => l.includes('internal failure') || l.includes('no hint'))).toBe(true);
+  });
+
+  it('uses the same config shape as the file', () => {
+    expect(resolveConfig({ autoRecall: { authFailure: { maxRecallsPerTarget: 2 } } }).autoRecall.authFailure.maxRecallsPerTarget).toBe(2);
+  });
+});
