@@ -62,7 +62,7 @@ describe('auth fixtures: real tool output', () => {
         const target = extractTarget(text, detection);
         expect(target?.target ?? null).toBe(entry.target);
         // The spec ranks an IP above a hostname; a hostname seen with its IP widens the search as an alias.
-        if (entry.aliases) expect(target?.aliases).toEqual(expect.arrayContaining(entry.aliases));
+        if (entry.aliases) expect(target?.aliases).toEqual(expect.arrayContaining([...entry.aliases]));
       } else {
         expect(detection, `matched ${detection?.patternId}: ${JSON.stringify(detection?.match)}`).toBeNull();
       }
