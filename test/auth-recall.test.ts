@@ -107,6 +107,12 @@ describe('auth-failure hook', () => {
     await hook.close();
     await svc.close();
     home.cleanup();
+    setup({ autoRecall: { authFailure: { enabled: false } } });
+    svc.memoryStore({ text: 'ops key for 10.0.4.7', category: 'technical' });
+    expect(await hook.onTurn(turn())).toBeNull();
+    await hook.close();
+    await svc.close();
+    home.cleanup();
     setup({ autoRecall: { authFailure: { patterns: ['login refused by gatekeeper'] } } });
     svc.memoryStore({ text: 'ops key for 10.0.4.7', category: 'technical' });
     expect(await hook.onTurn(turn())).toBeNull();
@@ -123,5 +129,26 @@ describe('auth-failure hook', () => {
 
   it('uses the same config shape as the file', () => {
     expect(resolveConfig({ autoRecall: { authFailure: { maxRecallsPerTarget: 2 } } }).autoRecall.authFailure.maxRecallsPerTarget).toBe(2);
+  });
+});
+
+describe('real tool output (test/fixtures/auth, captured by scripts/capture-auth-fixtures.sh)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const dir = new URL('./fixtures/auth/', import.meta.url);
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as { file: string; positive: boolean; target: string | null }[];
+  it('hints for every captured failure with a credential fact about its target, and stays quiet for the rest', async () => {
+    setup({ autoRecall: { authFailure: { maxRecallsPerTarget: 0 } } });
+    svc.memoryStore({ text: 'Local services on 127.0.0.1 use the hmfixture account; ask ops for the password', category: 'technical' });
+    svc.memoryStore({ text: 'db.internal.test login: appuser, password in the team vault', category: 'technical' });
+    for (const entry of manifest) {
+      const output = readFileSync(new URL(entry.file, dir), 'utf8');
+      const r = await hook.evaluate(turn({ messages: [{ role: 'tool', content: output }] }));
+      if (entry.positive) {
+        expect(r.target, entry.file).toBe(entry.target);
+        expect(r.hint, entry.file).toContain(`\`${entry.target}\``);
+      } else {
+        expect(r.hint, entry.file).toBeNull();
+      }
+    }
   });
 });
