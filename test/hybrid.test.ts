@@ -63,6 +63,16 @@ describe('hybrid recall', () => {
     expect(after.results.map((x) => x.fact.id)).not.toContain(f.id);
   });
 
+  it('precomputes the auth-failure search embedding for hosts named in credential facts', async () => {
+    const { searchQuery } = await import('../src/core/auth/hint.js');
+    const query = searchQuery({ target: 'db7.prod.example', kind: 'host', aliases: [] });
+    expect(svc.semanticLayer?.hasCachedQuery(query)).toBe(false);
+    svc.memoryStore({ text: 'db7.prod.example: login with the ops account, key in the vault', category: 'technical', tags: ['ssh'] });
+    const until = Date.now() + 20_000;
+    while (!svc.semanticLayer?.hasCachedQuery(query) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    expect(svc.semanticLayer?.hasCachedQuery(query)).toBe(true);
+  });
+
   it('answers from full text, marked degraded, when the vector leg misses its deadline', async () => {
     const fast = await openMemory({ config: resolveConfig({ search: { vectorDeadlineMs: 1 } }, { env: home.env }), env: home.env, semantic: true });
     try {

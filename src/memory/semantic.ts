@@ -16,7 +16,10 @@ import type { VectorFilter, VectorHit, VectorInitResult, VectorPair } from '../a
 import { embedText } from '../core/embed-text.js';
 import { MemoryError } from '../core/errors.js';
 import type { MemoryEvent } from '../core/events.js';
-import { OPERATOR } from '../core/types.js';
+import { searchQuery } from '../core/auth/hint.js';
+import { isCredentialFact, namedHosts } from '../core/auth/named-hosts.js';
+import { visibility } from '../core/scope.js';
+import { OPERATOR, type Fact } from '../core/types.js';
 import { VectorRepo } from '../store/vectors.js';
 import type { Subscription } from './bus.js';
 import type { Ctx } from './context.js';
@@ -27,6 +30,8 @@ export interface Embedder {
   embedQuery(text: string): Promise<Float32Array>;
   /** A cached query embedding, synchronously (null when not cached). */
   cachedQuery?(text: string): Float32Array | null;
+  /** Compute and cache query embeddings ahead of need (background). */
+  prewarm?(texts: readonly string[]): Promise<number>;
   embedMany(texts: readonly string[], options?: { background?: boolean }): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
@@ -89,6 +94,17 @@ export class Semantic {
     }
     this.sub = this.ctx.bus.subscribe(OPERATOR, (e) => this.onEvent(e));
     this.backfill();
+    this.prewarmCredentialQueries(this.ctx.facts.list(visibility(OPERATOR), { limit: 1000 }).filter(isCredentialFact));
+  }
+
+  /**
+   * The auth-failure hook searches "<target> credential password token key auth": embed that query for
+   * every host a credential fact names, in the background, so a failing turn finds it cached.
+   */
+  private prewarmCredentialQueries(facts: readonly Fact[]): void {
+    if (!this.embed.prewarm || facts.length === 0) return;
+    const queries = facts.flatMap((f) => namedHosts(`${f.entity ?? ''} ${f.text}`).map((h) => searchQuery({ target: h, kind: 'host', aliases: [] })));
+    if (queries.length > 0) this.embed.prewarm(queries).catch((err: unknown) => this.fail('prewarm', err));
   }
 
   /** Facts without a vector for the current model. */
@@ -119,6 +135,11 @@ export class Semantic {
     const done = { done: total, total };
     onProgress?.(done);
     return done;
+  }
+
+  /** Whether the embedding of this query text is cached (answered without waiting on the model). */
+  hasCachedQuery(text: string): boolean {
+    return (this.embed.cachedQuery?.(text) ?? null) !== null;
   }
 
   /** Resolves when the queue is empty (tests, reindex). */
@@ -159,6 +180,8 @@ export class Semantic {
       const seq = this.ctx.facts.seqsOf([e.fact.id]).get(e.fact.id);
       if (seq !== undefined) this.queue.add(seq);
       this.pump();
+      const fact = this.ctx.facts.get(e.fact.id);
+      if (fact && isCredentialFact(fact)) this.prewarmCredentialQueries([fact]);
     } else if (e.kind === 'fact.superseded' || e.kind === 'fact.deleted' || e.kind === 'fact.ended') {
       const id = e.kind === 'fact.superseded' ? e.oldId : e.factId;
       const seq = this.ctx.facts.seqsOf([id]).get(id);

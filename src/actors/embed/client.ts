@@ -121,6 +121,24 @@ export class EmbedClient {
   }
 
   /**
+   * Compute and cache query embeddings ahead of need, on the background pool (never in front of a turn's
+   * query). Texts already cached are skipped.
+   */
+  async prewarm(texts: readonly string[]): Promise<number> {
+    const keys = [...new Set(texts.map((t) => (typeof t === 'string' ? normalizeQuery(t) : '')).filter((k) => k && !this.queries.get(k)))];
+    if (keys.length === 0) return 0;
+    const vectors = await this.embedMany(keys, { background: true });
+    keys.forEach((key, i) => {
+      const v = vectors[i];
+      if (!v || this.queries.get(key)) return;
+      const p = Promise.resolve(v);
+      this.settled.set(p, v);
+      this.queries.set(key, p);
+    });
+    return keys.length;
+  }
+
+  /**
    * The cached embedding of a query, synchronously, or null when it is not cached (or still computing).
    * Lets hybrid search post the vector search before running its full-text leg.
    */
