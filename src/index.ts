@@ -1,5 +1,7 @@
 /** The public library API of hybrid-mem. */
 export { openMemory, startSemantic, type OpenMemoryOptions } from './main.js';
+export { AuthRecallHook, type AuthRecallOutcome, type AuthRecallOptions } from './recall/hook.js';
+export type { Turn } from './recall/turn.js';
 export { MemoryService, type MemoryServiceOptions } from './memory/service.js';
 export { resolveConfig, loadConfigFile, defaultDataDir, type ResolvedConfig } from './config/resolve.js';
 export { configJsonSchema } from './config/json-schema.js';

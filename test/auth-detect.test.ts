@@ -342,3 +342,13 @@ describe('redaction', () => {
     expect(redactSecrets('https://git.acme.io/team/repo.git')).toBe('https://git.acme.io/team/repo.git');
   });
 });
+
+describe('redaction of a value right after the word password', async () => {
+  const { redactSecrets } = await import('../src/core/auth/redact.js');
+  it('masks tokens with digits, symbols or capitals, keeps prose', () => {
+    expect(redactSecrets('SSH to 10.0.4.7 uses the ops key; password hunter2')).toBe('SSH to 10.0.4.7 uses the ops key; password [redacted]');
+    expect(redactSecrets('the password Tr0ub4dor&3 works')).not.toContain('Tr0ub4dor');
+    expect(redactSecrets('password in the team vault')).toBe('password in the team vault');
+    expect(redactSecrets('password authentication failed for user')).toBe('password authentication failed for user');
+  });
+});
