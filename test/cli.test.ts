@@ -208,6 +208,27 @@ describe('commands', () => {
     home = newHome();
   });
 
+  it('auth-recall check reads turns as JSON Lines and prints one result line per turn, in order', async () => {
+    await cli(home, ['store', 'SSH to 10.0.4.7: user ops, password hunter2', '--category', 'technical']);
+    const turns = [
+      { id: 'a', prompt: 'deploy', messages: ['ops@10.0.4.7: Permission denied (publickey,password).'], agentId: 'coder', sessionId: 's1' },
+      { id: 'b', prompt: 'deploy again', messages: ['ops@10.0.4.7: Permission denied (publickey,password).'], agentId: 'coder', sessionId: 's1' },
+      { id: 'c', prompt: 'all green' },
+    ];
+    const r = await cli(home, ['auth-recall', 'check'], { stdin: turns.map((t) => JSON.stringify(t)).join('\n') + '\n' });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual(['a', 'b', 'c']);
+    expect(lines[0]).toMatchObject({ detected: true, target: '10.0.4.7', factIds: [expect.stringMatching(/^fact_/)] });
+    expect(lines[0].hint).toContain('password [redacted]');
+    expect(lines[1]).toMatchObject({ detected: true, target: '10.0.4.7', hint: null });
+    expect(lines[2]).toMatchObject({ detected: false, target: null, factIds: [], hint: null });
+    expect(r.stdout + r.stderr).not.toContain('hunter2');
+    const bad = await cli(home, ['auth-recall', 'check'], { stdin: 'not json\n' });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ line: 1, error: { code: 'MEM_ERR_INVALID_INPUT' } });
+  });
+
   it('store prints the id; --json the fact; "-" reads stdin; an identical fact is not stored twice', async () => {
     const r = await cli(home, ['store', 'Staging is at 10.0.0.5', '--category', 'technical', '--entity', 'staging', '--tag', 'SSH', '--tag', 'infra', '--importance', '0.9', '--pinned', '--scope', 'agent', '--agent', 'ops']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
