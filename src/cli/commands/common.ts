@@ -1,8 +1,8 @@
 /** Option groups and helpers several commands share. */
 import type { z } from 'zod';
-import { SCOPE_KINDS, type ScopeKind } from '../../core/types.js';
+import { CATEGORIES, DECAY_CLASSES, SCOPE_KINDS, type ScopeKind } from '../../core/types.js';
 import { parse } from '../../memory/inputs.js';
-import { oneOf, str, usageError } from '../args.js';
+import { list, num, oneOf, str, time, usageError } from '../args.js';
 import type { OptionSpec, OptionValues } from '../spec.js';
 
 export const SCOPE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
@@ -40,4 +40,17 @@ export function checked<T>(schema: z.ZodType, input: T, what: string): T {
 /** Text from the argument, or from stdin when the argument is "-". */
 export async function textArg(arg: string, readStdin: () => Promise<string>): Promise<string> {
   return arg === '-' ? (await readStdin()).replace(/\r?\n$/, '') : arg;
+}
+
+/** The fact fields `store` and `edit` share, read from their options (unset options stay undefined). */
+export function factFieldOptions(opts: OptionValues) {
+  return {
+    category: oneOf(opts, 'category', CATEGORIES),
+    entity: str(opts, 'entity'),
+    tags: list(opts, 'tag'),
+    importance: num(opts, 'importance'),
+    confidence: num(opts, 'confidence'),
+    decayClass: oneOf(opts, 'decay', DECAY_CLASSES),
+    expiresAt: time(opts, 'expires'),
+  };
 }

@@ -2,10 +2,10 @@
 import { CATEGORIES, DECAY_CLASSES } from '../../core/types.js';
 import { MAX_PAGE } from '../../store/facts.js';
 import { editSchema, idSchemas } from '../../memory/inputs.js';
-import { int, list, num, oneOf, str, time, usageError } from '../args.js';
+import { int, oneOf, str, time, usageError } from '../args.js';
 import { factDetails, factLine, linkLine } from '../format.js';
 import type { CommandSpec } from '../spec.js';
-import { checked, textArg } from './common.js';
+import { checked, factFieldOptions, textArg } from './common.js';
 
 export const showCommand: CommandSpec = {
   name: 'show',
@@ -69,13 +69,7 @@ export const editCommand: CommandSpec = {
     const text = str(opts, 'text');
     const changes = defined({
       text: text === undefined ? undefined : await textArg(text, cli.readStdin),
-      category: oneOf(opts, 'category', CATEGORIES),
-      entity: str(opts, 'entity'),
-      tags: list(opts, 'tag'),
-      importance: num(opts, 'importance'),
-      confidence: num(opts, 'confidence'),
-      decayClass: oneOf(opts, 'decay', DECAY_CLASSES),
-      expiresAt: time(opts, 'expires'),
+      ...factFieldOptions(opts),
     });
     if (Object.keys(changes).length === 0) throw usageError('edit needs at least one change (--text, --category, --entity, --tag, --importance, --confidence, --decay, --expires)', 'edit');
     const valid = checked(editSchema, { id: args[0] as string, ...changes }, 'editFact');

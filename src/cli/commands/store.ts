@@ -1,11 +1,11 @@
 /** store and recall: the agent tools memory_store and memory_recall from the command line. */
 import { CATEGORIES, DECAY_CLASSES } from '../../core/types.js';
 import { LIMITS, recallSchema, storeSchema } from '../../memory/inputs.js';
-import { flag, int, list, num, oneOf, str, time } from '../args.js';
+import { flag, int, oneOf, str } from '../args.js';
 import { oneLine } from '../format.js';
 import { startSemantic } from '../../main.js';
 import type { CommandSpec } from '../spec.js';
-import { SCOPE_OPTIONS, checked, scopeInput, textArg } from './common.js';
+import { SCOPE_OPTIONS, checked, factFieldOptions, scopeInput, textArg } from './common.js';
 
 export const storeCommand: CommandSpec = {
   name: 'store',
@@ -28,13 +28,7 @@ export const storeCommand: CommandSpec = {
     const text = await textArg(args[0] as string, cli.readStdin);
     const input = {
       text,
-      category: oneOf(opts, 'category', CATEGORIES),
-      entity: str(opts, 'entity'),
-      tags: list(opts, 'tag'),
-      importance: num(opts, 'importance'),
-      confidence: num(opts, 'confidence'),
-      decayClass: oneOf(opts, 'decay', DECAY_CLASSES),
-      expiresAt: time(opts, 'expires'),
+      ...factFieldOptions(opts),
       pinned: flag(opts, 'pinned'),
       ...scopeInput(opts, 'store'),
       supersedes: str(opts, 'supersedes'),
