@@ -152,3 +152,23 @@ describe('real tool output (test/fixtures/auth, captured by scripts/capture-auth
     }
   });
 });
+
+describe('per-turn budget', () => {
+  it('a slow custom pattern that passes the static check cannot hold a turn past the detection deadline', async () => {
+    home = tempHome({ autoRecall: { authFailure: { patterns: ['a.*b.*c.*d.*e.*f'] } } });
+    svc = MemoryService.open({ config: home.config, env: home.env });
+    logs = [];
+    hook = new AuthRecallHook(svc, home.config, { log: (l) => logs.push(l), detectTimeoutMs: 300 });
+    await hook.warm();
+    const started = Date.now();
+    const hint = await hook.onTurn(turn({ messages: ['a'.repeat(60_000)] }));
+    expect(hint).toBeNull();
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(logs.join('\n')).toMatch(/MEM_ERR_ACTOR_TIMEOUT/);
+    // The worker was replaced; once the new one is up (warm waits for it) it serves the next turn.
+    await hook.warm();
+    svc.memoryStore({ text: 'key for 10.0.4.7 is in the vault', category: 'technical' });
+    const next = await hook.evaluate(turn({ messages: ['a b c d e f at 10.0.4.7'] }));
+    expect(next.hint, JSON.stringify(next) + logs.join('|')).toContain('10.0.4.7');
+  });
+});
