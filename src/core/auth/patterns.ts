@@ -23,22 +23,32 @@ function escapeRegex(literal: string): string {
 }
 
 // One alternation of plain literals: V8 compiles it to a linear scan with no backtracking blowup (no
-// quantifiers at all), so a 100 KB turn with no candidate passes in microseconds.
+// quantifiers at all), so a 100 KB turn with no candidate passes in microseconds. Numeric anchors (401,
+// 403, 407, 530, 535) are left out of it: those numbers fill ordinary output ("401 bytes", "403 ms"), and
+// letting every such turn through would send it to the recall worker. Instead, when one of them occurs,
+// the few patterns that carry a numeric anchor run here directly (they are precise and linear).
+const NUMERIC = /^\d+$/;
+const LITERAL_ANCHORS = [...new Set(BUILTIN_PATTERN_LIST.flatMap((pat) => pat.anchors.filter((a) => !NUMERIC.test(a))))];
+const NUMERIC_ANCHORS = [...new Set(BUILTIN_PATTERN_LIST.flatMap((pat) => pat.anchors.filter((a) => NUMERIC.test(a))))];
 const PREFILTER = new RegExp(
-  [...new Set(BUILTIN_PATTERN_LIST.flatMap((pat) => pat.anchors))]
-    .sort((a, b) => b.length - a.length)
+  LITERAL_ANCHORS.sort((a, b) => b.length - a.length)
     .map(escapeRegex)
     .join('|'),
   'i',
 );
+const NUMERIC_PREFILTER = new RegExp(NUMERIC_ANCHORS.map(escapeRegex).join('|'));
+const NUMERIC_PATTERNS = BUILTIN_PATTERN_LIST.filter((pat) => pat.anchors.some((a) => NUMERIC.test(a))).map((pat) => pat.regex);
 
 /**
  * Cheap test on the calling thread: false means the text certainly holds no BUILT-IN failure indicator
- * (every built-in pattern requires one of the prefilter's literals). True means "run detect". Custom
- * pattern sets cannot be prefiltered this way; callers with custom patterns run `detect` directly.
+ * (every built-in pattern requires one of the prefilter's literals, and a numeric literal is confirmed by
+ * its pattern). True means "run detect". Custom pattern sets cannot be prefiltered this way; callers with
+ * custom patterns run `detect` directly.
  */
 export function prefilter(text: string): boolean {
-  return PREFILTER.test(scanWindow(text).text);
+  const window = scanWindow(text).text;
+  if (PREFILTER.test(window)) return true;
+  return NUMERIC_PREFILTER.test(window) && NUMERIC_PATTERNS.some((re) => re.test(window));
 }
 
 /** One detected failure: which pattern, the matched text and its index in the ORIGINAL text. */
