@@ -73,6 +73,21 @@ describe('hybrid recall', () => {
     expect(svc.semanticLayer?.hasCachedQuery(query)).toBe(true);
   });
 
+  it('credential recall never waits on the model: an uncached query answers from full text and is embedded for next time', async () => {
+    svc.memoryStore({ text: 'bastion.corp.test admin login: see the ops vault', category: 'technical', tags: ['ssh'] });
+    const q = { target: 'bastion.corp.test', aliases: ['10.9.8.7'], query: 'bastion.corp.test 10.9.8.7 credential password token key auth' };
+    const caller = { role: 'specialist' as const, agentId: 'a', sessionId: 's' };
+    const first = await svc.credentialRecall(q, caller, { includeVault: true, vectorDeadlineMs: 1000 });
+    expect(first.degraded).toBe(true);
+    expect(first.hits[0]?.fact.text).toContain('bastion.corp.test');
+    expect(first.hits[0]?.why.vectorRank).toBeNull();
+    const until = Date.now() + 20_000;
+    while (!svc.semanticLayer?.hasCachedQuery(q.query) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    const second = await svc.credentialRecall(q, caller, { includeVault: true, vectorDeadlineMs: 1000 });
+    expect(second.degraded).toBe(false);
+    expect(second.hits[0]?.fact.text).toContain('bastion.corp.test');
+  });
+
   it('answers from full text, marked degraded, when the vector leg misses its deadline', async () => {
     const fast = await openMemory({ config: resolveConfig({ search: { vectorDeadlineMs: 1 } }, { env: home.env }), env: home.env, semantic: true });
     try {

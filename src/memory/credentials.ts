@@ -5,7 +5,8 @@
  *
  * - Full-text leg: the target and its aliases as phrases, credential facts only.
  * - Vector leg: the spec's query (target + credential password token key auth), credential facts only,
- *   under a deadline; kept only when clearly similar (see MIN_SIMILARITY), since a host or an IP carries
+ *   only when the query's embedding is cached (precomputed for hosts named in credential facts; an
+ *   uncached one is computed in the background for next time), under a deadline; kept only when clearly similar (see MIN_SIMILARITY), since a host or an IP carries
  *   little meaning for an embedding model.
  * - Vault entries match by their service name (never their secret), through their pointer facts.
  *
@@ -54,7 +55,9 @@ export interface CredentialOptions {
 export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Caller, options: CredentialOptions): Promise<CredentialRecall> {
   const vis = visibility(caller, { forHint: true });
   const depth = options.limit * 3;
-  const vectorLeg = options.semantic?.search(q.query, depth, { visibility: vis, includeSuperseded: false, credentialsOnly: true }, options.vectorDeadlineMs) ?? null;
+  // A turn never waits on the embedding model: an uncached query is embedded in the background for the
+  // next failing turn, and this one answers from full text.
+  const vectorLeg = options.semantic?.searchIfCached(q.query, depth, { visibility: vis, includeSuperseded: false, credentialsOnly: true }, options.vectorDeadlineMs) ?? null;
   const parts = targetParts([q.target, ...q.aliases]);
   const fts = parts.length > 0 ? ctx.fts.search(parts, vis, { limit: depth, credentialsOnly: true }) : [];
   const vec = vectorLeg ? await vectorLeg : null;

@@ -147,6 +147,17 @@ export class Semantic {
     while (this.pumping) await this.pumping;
   }
 
+  /**
+   * The vector leg only when the query's embedding is already cached (the auth-failure hook: a turn never
+   * waits on the model). Otherwise the embedding is computed in the background for next time, and the
+   * answer comes from full text.
+   */
+  searchIfCached(query: string, k: number, filter: VectorFilter, deadlineMs: number): Promise<VectorLeg> {
+    if (this.hasCachedQuery(query)) return this.search(query, k, filter, deadlineMs);
+    this.embed.prewarm?.([query]).catch((err: unknown) => this.fail('prewarm', err));
+    return Promise.resolve({ hits: null, reason: 'query embedding not cached yet (computing in the background)' });
+  }
+
   /** The vector leg: embed the query (cached) and search, or give up at the deadline. */
   async search(query: string, k: number, filter: VectorFilter, deadlineMs: number): Promise<VectorLeg> {
     let timer: NodeJS.Timeout | undefined;
