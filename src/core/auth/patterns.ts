@@ -36,28 +36,8 @@ const PREFILTER = new RegExp(
     .join('|'),
   'i',
 );
-const NUMERIC_PREFILTER = new RegExp(NUMERIC_ANCHORS.map(escapeRegex).join('|'), 'g');
+const NUMERIC_PREFILTER = new RegExp(NUMERIC_ANCHORS.map(escapeRegex).join('|'));
 const NUMERIC_PATTERNS = BUILTIN_PATTERN_LIST.filter((pat) => pat.anchors.some((a) => NUMERIC.test(a))).map((pat) => pat.regex);
-/**
- * A numeric-anchored match lies within this many characters before and after its number (a status
- * keyword, at most a few words, precedes it; a reason phrase follows): each occurrence is checked in
- * that neighbourhood only, so a log full of numbers costs little.
- */
-const NUMERIC_BEFORE = 80;
-const NUMERIC_AFTER = 200;
-const MAX_NUMERIC_CHECKS = 64;
-
-function numericFailure(window: string): boolean {
-  NUMERIC_PREFILTER.lastIndex = 0;
-  let checks = 0;
-  for (let m = NUMERIC_PREFILTER.exec(window); m; m = NUMERIC_PREFILTER.exec(window)) {
-    // Past the bound, let the worker decide (a false "maybe" is safe; a false "no" is not).
-    if (++checks > MAX_NUMERIC_CHECKS) return true;
-    const near = window.slice(Math.max(0, m.index - NUMERIC_BEFORE), m.index + m[0].length + NUMERIC_AFTER);
-    if (NUMERIC_PATTERNS.some((re) => re.test(near))) return true;
-  }
-  return false;
-}
 
 /**
  * Cheap test on the calling thread: false means the text certainly holds no BUILT-IN failure indicator
@@ -68,7 +48,7 @@ function numericFailure(window: string): boolean {
 export function prefilter(text: string): boolean {
   const window = scanWindow(text).text;
   if (PREFILTER.test(window)) return true;
-  return numericFailure(window);
+  return NUMERIC_PREFILTER.test(window) && NUMERIC_PATTERNS.some((re) => re.test(window));
 }
 
 /** One detected failure: which pattern, the matched text and its index in the ORIGINAL text. */
