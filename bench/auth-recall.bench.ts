@@ -37,6 +37,8 @@ import type { MemoryService } from '../src/memory/service.js';
 import { AuthRecallHook } from '../src/recall/hook.js';
 import { turnTexts, type Turn } from '../src/recall/turn.js';
 import { ensureDataDir, runCopy } from './hybrid-data.js';
+import { quantile } from './stats.js';
+import { mulberry32 } from '../test/support/prng.js';
 
 const FACTS = Number(process.env.HYBRID_BENCH_FACTS ?? 100_000);
 const ROUNDS = Number(process.env.AUTH_BENCH_ROUNDS ?? 10);
@@ -54,16 +56,8 @@ const literalBaseline = (texts: readonly string[]): boolean => texts.some((t) =>
 // ---------------------------------------------------------------------------------------------------
 // Realistic no-failure tool output (deterministic)
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, shared: test/support/prng.ts). */
+const rng = mulberry32;
 
 const MODULES = ['src/store/db.ts', 'src/memory/recall.ts', 'src/core/text.ts', 'src/actors/embed/worker.ts', 'src/cli/main.ts', 'src/dashboard/server.ts', 'lib/index.js', 'src/util/lru.ts'];
 const TESTS = ['stores a fact', 'recalls by phrase', 'merges duplicate tags', 'keeps the oldest version', 'parses the config', 'rotates the log', 'renders the table', 'handles an empty query', 'caches the embedding', 'links two facts'];
@@ -118,13 +112,6 @@ const failTurn = (host: string, session: string): Turn => ({
 // ---------------------------------------------------------------------------------------------------
 // Stats
 
-const quantile = (sorted: readonly number[], q: number): number => {
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.min(sorted.length - 1, lo + 1);
-  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
-};
 
 interface Stats {
   readonly n: number;

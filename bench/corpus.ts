@@ -11,6 +11,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { factInserter, QUERY_KINDS, type LabelledQuery, type QueryKind } from './corpus-support.js';
+import { mulberry32 } from '../test/support/prng.js';
 
 export { factInserter, measureQuality, quality, QUERY_KINDS, type LabelledQuery, type QueryKind, type RawFact } from './corpus-support.js';
 
@@ -31,17 +32,8 @@ const NUCLEI = 'a e i o u ai ea oo ou'.split(' ');
 const CODAS = ' n r l s t m nd rt st ck'.split(' ');
 const SUFFIXES = ['', '', '', '', 's', 's', 'ing', 'ed', 'er', 'ation', 'ment', 'ly', 'ness', 'able', 'ize', 'al', 'ity', 'ive'];
 
-/** mulberry32: a small deterministic PRNG. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, shared: test/support/prng.ts). */
+export const prng = mulberry32;
 
 function pick<T>(rnd: () => number, xs: readonly T[]): T {
   return xs[Math.floor(rnd() * xs.length)] as T;

@@ -39,6 +39,7 @@ import type { RecallResult } from '../src/memory/recall.js';
 import type { MemoryService } from '../src/memory/service.js';
 import { openDatabase } from '../src/store/db.js';
 import { ensureDataDir, KINDS, QueryStream, runCopy, wordPools, type Query, type QueryKind } from './hybrid-data.js';
+import { quantile } from './stats.js';
 
 const FACTS = Number(process.env.HYBRID_BENCH_FACTS ?? 100_000);
 const ROUNDS = Number(process.env.HYBRID_BENCH_ROUNDS ?? 12);
@@ -56,13 +57,6 @@ interface Sample {
   readonly degraded: boolean;
 }
 
-const quantile = (sorted: readonly number[], q: number): number => {
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.min(sorted.length - 1, lo + 1);
-  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
-};
 
 interface Stats {
   readonly n: number;

@@ -14,21 +14,13 @@ import {
   compileCore, refCosine, refCosineMany, refDot, refDotI8, refDotMany, refNorm, refNormalize, refPairwise,
   refQuantizeI8, refSearchExact, refTopK, VectorCore, VectorKernels, type ScoredRow,
 } from '../src/wasm/index.js';
+import { mulberry32 } from './support/prng.js';
 
 const TOL = 1e-5;
 const DIMS = [1, 3, 5, 16, 17, 384, 512] as const;
 
-/** Deterministic PRNG (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, shared: test/support/prng.ts). */
+const rng = mulberry32;
 
 function randomMatrix(n: number, dim: number, seed: number): Float32Array {
   const r = rng(seed);

@@ -1,0 +1,10 @@
+/** Latency statistics shared by the benches that time calls one by one. */
+
+/** Linear-interpolated quantile of an ascending-sorted list. */
+export const quantile = (sorted: readonly number[], q: number): number => {
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (pos - lo);
+};
