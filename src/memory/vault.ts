@@ -3,12 +3,11 @@
  * category technical) in the same scope, so recall can say "there is a credential for X in the vault"
  * without ever decrypting it. Only credential_get decrypts.
  */
-import { newFactId } from '../core/ids.js';
 import { visibility } from '../core/scope.js';
 import type { Caller, Scope, VaultEntry, VaultType } from '../core/types.js';
 import type { Ctx } from './context.js';
 import { credentialGetSchema, parse, vaultPutSchema, type VaultPutInput } from './inputs.js';
-import { endFact, insertFact, supersede } from './versions.js';
+import { endFact, writeVersion } from './versions.js';
 import { resolveScope } from './write.js';
 
 export function vaultPointerText(service: string, type: VaultType): string {
@@ -31,11 +30,9 @@ function upsertPointer(ctx: Ctx, service: string, type: VaultType, scope: Scope,
   const text = vaultPointerText(service, type);
   const old = ctx.facts.vaultPointer(service, scope);
   if (old && old.text === text) return;
-  const id = newFactId(now);
-  insertFact(
+  writeVersion(
     ctx,
     {
-      id,
       text,
       category: 'technical',
       entity: 'Credentials',
@@ -46,20 +43,13 @@ function upsertPointer(ctx: Ctx, service: string, type: VaultType, scope: Scope,
       expiresAt: null,
       pinned: false,
       scope,
-      lineageId: old ? old.lineageId : id,
-      version: old ? old.version + 1 : 1,
-      supersedes: old ? old.id : null,
-      createdAt: now,
-      updatedAt: now,
-      validFrom: now,
       episodeId: null,
       vaultService: service,
       source: 'system',
-      strength: 0,
     },
+    old,
     now,
   );
-  if (old) supersede(ctx, old, id, now);
 }
 
 /** The agent tool credential_get(service): the most specific visible secret for the service. */

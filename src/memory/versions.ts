@@ -1,6 +1,6 @@
 /** The version chain: inserting a fact version and superseding one version by another. */
 import { MemoryError } from '../core/errors.js';
-import { newLinkId, type FactId } from '../core/ids.js';
+import { newFactId, newLinkId, type FactId } from '../core/ids.js';
 import { strength } from '../core/strength.js';
 import type { Fact } from '../core/types.js';
 import type { NewFact } from '../store/facts.js';
@@ -40,6 +40,31 @@ export function endFact(ctx: Ctx, fact: Fact, reason: 'deleted' | 'expired' | 'd
       ? { kind: 'fact.deleted', factId: fact.id, linkIds, scopes: [fact.scope] }
       : { kind: 'fact.ended', factId: fact.id, reason, scopes: [fact.scope] },
   );
+}
+
+/** The content fields of a fact version; the version-chain and time fields are derived by `writeVersion`. */
+export type FactContent = Omit<NewFact, 'id' | 'lineageId' | 'version' | 'supersedes' | 'createdAt' | 'updatedAt' | 'validFrom' | 'strength'>;
+
+/**
+ * Write a new fact version: a first version, or (with `old`) the next version of `old`'s lineage, which
+ * `old` is then superseded by. Returns the new id. Call inside a transaction.
+ */
+export function writeVersion(ctx: Ctx, content: FactContent, old: Fact | null, now: number): FactId {
+  const id = newFactId(now);
+  const fact: NewFact = {
+    ...content,
+    id,
+    lineageId: old ? old.lineageId : id,
+    version: old ? old.version + 1 : 1,
+    supersedes: old ? old.id : null,
+    createdAt: now,
+    updatedAt: now,
+    validFrom: now,
+    strength: 0,
+  };
+  insertFact(ctx, fact, now);
+  if (old) supersede(ctx, old, id, now);
+  return id;
 }
 
 export function mustGet(ctx: Ctx, id: FactId): Fact {

@@ -1,15 +1,14 @@
 /** memory_store and the version chain: new facts, explicit supersede, edit (new version), conflict detection. */
 import { invalidInput } from '../core/errors.js';
-import { newFactId, type FactId } from '../core/ids.js';
+import type { FactId } from '../core/ids.js';
 import { CONFLICT_RULES, contradiction } from '../core/rules.js';
 import { scopeFor, visibility } from '../core/scope.js';
 import type { Caller, Conflict, Fact, FactSource, Scope } from '../core/types.js';
-import type { NewFact } from '../store/facts.js';
 import { currentFact } from './access.js';
 import type { Ctx } from './context.js';
 import { editSchema, parse, storeSchema, type EditInput, type StoreInput } from './inputs.js';
 import { linkFacts } from './links.js';
-import { insertFact, mustGet, supersede } from './versions.js';
+import { mustGet, writeVersion } from './versions.js';
 
 export interface StoreResult {
   readonly fact: Fact;
@@ -37,32 +36,26 @@ export function storeFact(ctx: Ctx, input: StoreInput, caller: Caller, source: F
       if (dup) return { fact: dup, created: false, conflicts: [] };
     }
     const episodeId = ctx.episodes.touch(caller, 'fact', i.text, now);
-    const id = newFactId(now);
-    const fact: NewFact = {
-      id,
-      text: i.text,
-      category: i.category,
-      entity: i.entity,
-      tags: i.tags,
-      importance: i.importance,
-      confidence: i.confidence,
-      decayClass: i.decayClass,
-      expiresAt: i.expiresAt,
-      pinned: i.pinned,
-      scope,
-      lineageId: old ? old.lineageId : id,
-      version: old ? old.version + 1 : 1,
-      supersedes: old ? old.id : null,
-      createdAt: now,
-      updatedAt: now,
-      validFrom: now,
-      episodeId,
-      vaultService: null,
-      source,
-      strength: 0,
-    };
-    insertFact(ctx, fact, now);
-    if (old) supersede(ctx, old, id, now);
+    const id = writeVersion(
+      ctx,
+      {
+        text: i.text,
+        category: i.category,
+        entity: i.entity,
+        tags: i.tags,
+        importance: i.importance,
+        confidence: i.confidence,
+        decayClass: i.decayClass,
+        expiresAt: i.expiresAt,
+        pinned: i.pinned,
+        scope,
+        episodeId,
+        vaultService: null,
+        source,
+      },
+      old,
+      now,
+    );
     const conflicts = old ? [] : raiseConflicts(ctx, id, caller, now);
     return { fact: mustGet(ctx, id), created: true, conflicts };
   });
@@ -75,12 +68,10 @@ export function editFact(ctx: Ctx, input: EditInput, caller: Caller, source: Fac
   if (e.expiresAt != null && e.expiresAt <= now) throw invalidInput('editFact.expiresAt', 'a time in the future', new Date(e.expiresAt).toISOString());
   return ctx.tx('editFact', () => {
     const old = currentFact(ctx, e.id, caller);
-    const id = newFactId(now);
-    insertFact(
+    const id = writeVersion(
       ctx,
       {
         ...old,
-        id,
         text: e.text ?? old.text,
         category: e.category ?? old.category,
         entity: e.entity !== undefined ? e.entity : old.entity,
@@ -89,17 +80,11 @@ export function editFact(ctx: Ctx, input: EditInput, caller: Caller, source: Fac
         confidence: e.confidence ?? old.confidence,
         decayClass: e.decayClass ?? old.decayClass,
         expiresAt: e.expiresAt !== undefined ? e.expiresAt : old.expiresAt,
-        version: old.version + 1,
-        supersedes: old.id,
-        createdAt: now,
-        updatedAt: now,
-        validFrom: now,
         source,
-        strength: 0,
       },
+      old,
       now,
     );
-    supersede(ctx, old, id, now);
     return mustGet(ctx, id);
   });
 }
