@@ -37,7 +37,13 @@ const PREFILTER = new RegExp(
   'i',
 );
 const NUMERIC_PREFILTER = new RegExp(NUMERIC_ANCHORS.map(escapeRegex).join('|'));
-const NUMERIC_PATTERNS = BUILTIN_PATTERN_LIST.filter((pat) => pat.anchors.some((a) => NUMERIC.test(a))).map((pat) => pat.regex);
+// The numeric-anchored patterns as ONE regex (all are case-insensitive, none uses ^ or $), one pass.
+const NUMERIC_PATTERNS = new RegExp(
+  BUILTIN_PATTERN_LIST.filter((pat) => pat.anchors.some((a) => NUMERIC.test(a)))
+    .map((pat) => `(?:${pat.regex.source})`)
+    .join('|'),
+  'i',
+);
 
 /**
  * Cheap test on the calling thread: false means the text certainly holds no BUILT-IN failure indicator
@@ -48,7 +54,7 @@ const NUMERIC_PATTERNS = BUILTIN_PATTERN_LIST.filter((pat) => pat.anchors.some((
 export function prefilter(text: string): boolean {
   const window = scanWindow(text).text;
   if (PREFILTER.test(window)) return true;
-  return NUMERIC_PREFILTER.test(window) && NUMERIC_PATTERNS.some((re) => re.test(window));
+  return NUMERIC_PREFILTER.test(window) && NUMERIC_PATTERNS.test(window);
 }
 
 /** One detected failure: which pattern, the matched text and its index in the ORIGINAL text. */
