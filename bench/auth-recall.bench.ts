@@ -32,6 +32,7 @@ import { EmbedClient } from '../src/actors/embed/client.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { prefilter } from '../src/core/auth/patterns.js';
 import { embedderSpec, openMemory } from '../src/main.js';
+import { MaintenanceClient } from '../src/actors/maintenance/client.js';
 import type { CredentialRecall } from '../src/memory/credentials.js';
 import type { MemoryService } from '../src/memory/service.js';
 import { AuthRecallHook } from '../src/recall/hook.js';
@@ -270,9 +271,16 @@ async function failingCase(): Promise<void> {
   const notes: string[] = [];
   let svc: MemoryService | null = null;
   const hooks: AuthRecallHook[] = [];
+  let checkpointer: MaintenanceClient | null = null;
+  let checkpointTimer: NodeJS.Timeout | undefined;
   try {
     const config = resolveConfig({ autoRecall: { authFailure: { maxRecallsPerTarget: 0 } } }, { env });
     svc = await openMemory({ config, env, semantic: true, log: (l) => notes.push(l) });
+    // As `hybrid-mem serve` runs it: WAL checkpoints in the maintenance worker, never inside a commit.
+    svc.db.pragma('wal_autocheckpoint = 0');
+    checkpointer = new MaintenanceClient(config);
+    const cp = checkpointer;
+    checkpointTimer = setInterval(() => void cp.checkpoint().catch(() => undefined), 2000);
     const semantic = svc.semanticLayer;
     if (!semantic) throw new Error(`the semantic layer did not start: ${notes.join('; ')}`);
     const creds = credentialFacts();
@@ -384,6 +392,8 @@ async function failingCase(): Promise<void> {
     console.table(rows.filter((r) => r.legs).map((r) => ({ case: r.case, legs: r.legs })));
     if (notes.length) console.log(`log: ${[...new Set(notes)].slice(0, 8).join('; ')}`);
   } finally {
+    clearInterval(checkpointTimer);
+    await checkpointer?.close();
     for (const h of hooks) await h.close();
     await svc?.close();
     run.cleanup();
