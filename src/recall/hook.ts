@@ -14,7 +14,7 @@ import { toWire } from '../core/errors.js';
 import type { FactId } from '../core/ids.js';
 import type { MemoryService } from '../memory/service.js';
 import { RecallCounters } from './counters.js';
-import { turnSchema, turnTexts, type Turn } from './turn.js';
+import { quickTexts, turnSchema, turnTexts, type Turn } from './turn.js';
 
 export interface AuthRecallOutcome {
   readonly detected: boolean;
@@ -64,11 +64,14 @@ export class AuthRecallHook {
   async evaluate(input: Turn): Promise<AuthRecallOutcome> {
     const a = this.config.autoRecall;
     if (!a.enabled || !a.authFailure.enabled) return none('auto-recall disabled');
-    const turn = turnSchema.parse(input);
-    const texts = turnTexts(turn);
     const custom = a.authFailure.patterns;
-    // The prefilter knows the built-in set only; a configured set always goes to the worker.
-    if (!custom && !texts.some((t) => prefilter(t))) return none('no failure indicator');
+    // The common turn ends here, in microseconds: well-formed input, no candidate (the prefilter knows the
+    // built-in set only; a configured set always goes to the worker).
+    const quick = quickTexts(input);
+    if (!custom && quick && !quick.some((t) => prefilter(t))) return none('no failure indicator');
+    const turn = turnSchema.parse(input);
+    const texts = quick ?? turnTexts(turn);
+    if (!quick && !custom && !texts.some((t) => prefilter(t))) return none('no failure indicator');
     const { detection, target } = await this.recall.analyze({ texts, patterns: custom });
     if (!detection) return none('no failure indicator');
     if (!target) {

@@ -33,3 +33,20 @@ export function turnTexts(turn: { prompt: string; messages: readonly unknown[] }
   const texts = [turn.prompt, ...turn.messages.slice(-MAX_MESSAGES).map(messageText)];
   return texts.filter((t) => t.length > 0).map((t) => (t.length > MAX_TEXT_CHARS ? t.slice(-MAX_TEXT_CHARS) : t));
 }
+
+const optionalId = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.length >= 1 && v.length <= 200);
+
+/**
+ * The texts of a turn that is already well-formed, without the schema parser (the per-turn fast path:
+ * most turns end at the prefilter). Anything unusual returns null, and the caller validates with
+ * `turnSchema`, so bad input still gets its typed error.
+ */
+export function quickTexts(input: unknown): string[] | null {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return null;
+  const t = input as Record<string, unknown>;
+  if (t.prompt !== undefined && typeof t.prompt !== 'string') return null;
+  if (t.messages !== undefined && !Array.isArray(t.messages)) return null;
+  if (!optionalId(t.sessionId) || !optionalId(t.agentId)) return null;
+  if (t.role !== undefined && t.role !== 'orchestrator' && t.role !== 'specialist') return null;
+  return turnTexts({ prompt: (t.prompt as string | undefined) ?? '', messages: (t.messages as unknown[] | undefined) ?? [] });
+}
