@@ -38,7 +38,7 @@ import type { MemoryService } from '../src/memory/service.js';
 import { AuthRecallHook } from '../src/recall/hook.js';
 import { turnTexts, type Turn } from '../src/recall/turn.js';
 import { ensureDataDir, runCopy } from './hybrid-data.js';
-import { quantile } from './stats.js';
+import { quantile, type LatencyStats } from './stats.js';
 import { mulberry32 } from '../test/support/prng.js';
 
 const FACTS = Number(process.env.HYBRID_BENCH_FACTS ?? 100_000);
@@ -113,14 +113,7 @@ const failTurn = (host: string, session: string): Turn => ({
 // ---------------------------------------------------------------------------------------------------
 // Stats
 
-
-interface Stats {
-  readonly n: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly mean: number;
-  readonly max: number;
-}
+type Stats = LatencyStats;
 
 function stats(ms: readonly number[]): Stats {
   const s = [...ms].sort((a, b) => a - b);

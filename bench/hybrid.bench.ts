@@ -39,7 +39,7 @@ import type { RecallResult } from '../src/memory/recall.js';
 import type { MemoryService } from '../src/memory/service.js';
 import { openDatabase } from '../src/store/db.js';
 import { ensureDataDir, KINDS, QueryStream, runCopy, wordPools, type Query, type QueryKind } from './hybrid-data.js';
-import { quantile } from './stats.js';
+import { quantile, type LatencyStats } from './stats.js';
 
 const FACTS = Number(process.env.HYBRID_BENCH_FACTS ?? 100_000);
 const ROUNDS = Number(process.env.HYBRID_BENCH_ROUNDS ?? 12);
@@ -57,13 +57,7 @@ interface Sample {
   readonly degraded: boolean;
 }
 
-
-interface Stats {
-  readonly n: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly mean: number;
-  readonly max: number;
+interface Stats extends LatencyStats {
   readonly degraded: number;
 }
 
