@@ -44,6 +44,8 @@ export interface RecallResult {
 export interface RecallOptions {
   readonly semantic: Semantic | null;
   readonly vectorDeadlineMs: number;
+  /** false: a look-up (dashboard search) that is not a recall: nothing is logged or strengthened. Default true. */
+  readonly record?: boolean;
 }
 
 export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller, options: RecallOptions): Promise<RecallResult> {
@@ -86,7 +88,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
     .slice(0, i.limit);
   const mode = options.semantic ? 'hybrid' : 'fulltext';
   const degraded = vec !== null && vec.hits === null;
-  const recallId = results.length === 0 ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now);
+  const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now);
   return { results, recallId, mode, degraded, reason: vec?.reason ?? null };
 }
 

@@ -20,6 +20,7 @@ import { changeLinkType, cutLink, memoryLink } from './links.js';
 import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
 import { memoryRecall } from './recall.js';
+import { orphans, readGraph, readNeighbors, staleFacts, weakLinks, type GraphFilter } from './graph.js';
 import { credentialRecall, type CredentialQuery } from './credentials.js';
 import { Semantic, type Embedder, type VectorIndex } from './semantic.js';
 import { suggestLinks, type SuggestLinksOptions } from './suggest.js';
@@ -58,6 +59,11 @@ export class MemoryService {
     return new MemoryService(db, options);
   }
 
+  /** The service's clock (epoch ms); tests move it. */
+  now(): number {
+    return this.ctx.now();
+  }
+
   get db(): Database {
     return this.ctx.db;
   }
@@ -77,6 +83,11 @@ export class MemoryService {
   memoryRecall(input: RecallInput, caller: Caller = OPERATOR) {
     const c = parseCaller(caller);
     return memoryRecall(this.ctx, input, c, { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs });
+  }
+  /** Hybrid search that is not a recall (the dashboard's search box): nothing is logged or strengthened. */
+  search(input: RecallInput, caller: Caller = OPERATOR) {
+    const c = parseCaller(caller);
+    return memoryRecall(this.ctx, input, c, { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs, record: false });
   }
   /** Credential facts about a failing target, for the auth-failure hook (session-scoped never included). */
   credentialRecall(q: CredentialQuery, caller: Caller, options: { includeVault: boolean; limit?: number; vectorDeadlineMs: number }) {
@@ -139,6 +150,23 @@ export class MemoryService {
   /** Unlinked pairs of visible facts with near-identical meaning (needs the semantic layer); see suggest.ts. */
   suggestLinks(caller: Caller = OPERATOR, options: SuggestLinksOptions = {}) {
     return suggestLinks(this.ctx, this.semantic, parseCaller(caller), options);
+  }
+  /** Visible facts as nodes (strength now, cluster) and the links among them. */
+  graph(filter: GraphFilter = {}, caller: Caller = OPERATOR) {
+    return readGraph(this.ctx, filter, parseCaller(caller));
+  }
+  /** A fact with its visible neighbours and the links to them. */
+  neighbors(id: string, caller: Caller = OPERATOR, limit?: number) {
+    return readNeighbors(this.ctx, id, parseCaller(caller), limit);
+  }
+  orphans(caller: Caller = OPERATOR, limit?: number) {
+    return orphans(this.ctx, parseCaller(caller), limit);
+  }
+  weakLinks(caller: Caller = OPERATOR, limit?: number) {
+    return weakLinks(this.ctx, parseCaller(caller), limit);
+  }
+  staleFacts(caller: Caller = OPERATOR, limit?: number) {
+    return staleFacts(this.ctx, parseCaller(caller), limit);
   }
   listConflicts(caller: Caller = OPERATOR, status?: ConflictStatus) {
     return listConflicts(this.ctx, parseCaller(caller), status);

@@ -15,7 +15,11 @@ export type NewFact = Omit<Fact, 'deletedAt' | 'endedReason' | 'validUntil' | 's
 
 export interface FactFilter {
   readonly category?: Category;
+  /** Any of these categories. */
+  readonly categories?: readonly Category[];
   readonly entity?: string;
+  /** Case-insensitive substring of the text or the entity. */
+  readonly contains?: string;
   readonly tag?: string;
   /** Include superseded versions (default: current facts only). */
   readonly includeSuperseded?: boolean;
@@ -127,7 +131,7 @@ export class FactRepo {
   }
 
   /** Facts visible to the caller, newest first. */
-  list(v: Visibility, filter: FactFilter = {}): Fact[] {
+  list(v: Visibility, filter: FactFilter = {}, cap = MAX_PAGE): Fact[] {
     const where: string[] = [filter.includeSuperseded ? 'f.deleted_at IS NULL' : 'f.valid_until IS NULL'];
     const params: (string | number)[] = [];
     const scope = scopeSql(v);
@@ -138,9 +142,34 @@ export class FactRepo {
       where.push('f.seq < (SELECT seq FROM facts WHERE id = ?)');
       params.push(filter.before);
     }
-    const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
+    const limit = Math.min(Math.max(1, filter.limit ?? 100), cap);
     const sql = `SELECT f.* FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.seq DESC LIMIT ${limit}`;
     return (prep(this.db, sql).all(...params) as FactRow[]).map(toFact);
+  }
+
+  /** Current visible facts with no link to another current fact the caller may see, newest first. */
+  orphans(v: Visibility, limit: number): Fact[] {
+    const f = scopeSql(v, 'f');
+    const o = scopeSql(v, 'o');
+    const sql = `SELECT f.* FROM facts f WHERE f.valid_until IS NULL AND ${f.sql} AND NOT EXISTS (
+        SELECT 1 FROM links l JOIN facts o ON o.id = CASE WHEN l.source_id = f.id THEN l.target_id ELSE l.source_id END
+        WHERE (l.source_id = f.id OR l.target_id = f.id) AND o.valid_until IS NULL AND ${o.sql})
+      ORDER BY f.seq DESC LIMIT ${Math.min(Math.max(1, limit), MAX_PAGE)}`;
+    return (prep(this.db, sql).all(...f.params, ...o.params) as FactRow[]).map(toFact);
+  }
+
+  /**
+   * Candidates for "stale": current, unpinned, not permanent, and either idle past `idleBefore[class]`
+   * (epoch ms of the last update or recall) or with a stored strength below `weakerThan`. Oldest activity first.
+   */
+  staleCandidates(v: Visibility, idleBefore: Readonly<Record<'stable' | 'episodic' | 'volatile', number>>, weakerThan: number, limit: number): Fact[] {
+    const scope = scopeSql(v);
+    const idle = 'max(f.updated_at, coalesce(f.last_recalled_at, 0))';
+    const sql = `SELECT f.* FROM facts f WHERE f.valid_until IS NULL AND f.pinned = 0 AND f.decay_class != 'permanent' AND ${scope.sql}
+      AND ((f.decay_class = 'stable' AND ${idle} < ?) OR (f.decay_class = 'episodic' AND ${idle} < ?) OR (f.decay_class = 'volatile' AND ${idle} < ?)
+        OR f.strength < ?)
+      ORDER BY ${idle} LIMIT ${Math.min(Math.max(1, limit), MAX_PAGE)}`;
+    return (prep(this.db, sql).all(...scope.params, idleBefore.stable, idleBefore.episodic, idleBefore.volatile, weakerThan) as FactRow[]).map(toFact);
   }
 
   /**
@@ -222,9 +251,18 @@ export class FactRepo {
       where.push('f.category = ?');
       params.push(filter.category);
     }
+    if (filter.categories && filter.categories.length > 0) {
+      where.push(`f.category IN (${filter.categories.map(() => '?').join(',')})`);
+      params.push(...filter.categories);
+    }
     if (filter.entity) {
       where.push('f.entity = ? COLLATE NOCASE');
       params.push(filter.entity);
+    }
+    if (filter.contains) {
+      const like = `%${filter.contains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push("(f.text LIKE ? ESCAPE '\\' OR f.entity LIKE ? ESCAPE '\\')");
+      params.push(like, like);
     }
     if (filter.tag) {
       where.push('EXISTS (SELECT 1 FROM json_each(f.tags) t WHERE t.value = ?)');

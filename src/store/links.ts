@@ -7,6 +7,9 @@ import type { Link, LinkType } from '../core/types.js';
 import { toLink, type LinkRow } from './rows.js';
 import { scopeSql } from './scope-sql.js';
 
+/** The most links one list returns (a graph of ~10k facts). */
+export const MAX_LINKS = 50_000;
+
 export class LinkRepo {
   constructor(private readonly db: Database) {}
 
@@ -70,7 +73,7 @@ export class LinkRepo {
   }
 
   /** Links whose both endpoints are current facts the caller may see. */
-  list(v: Visibility, options: { limit?: number; factId?: FactId } = {}): Link[] {
+  list(v: Visibility, options: { limit?: number; factId?: FactId; weak?: { below: number; idleBefore: number } } = {}): Link[] {
     const s = scopeSql(v, 's');
     const t = scopeSql(v, 't');
     const where = ['s.valid_until IS NULL', 't.valid_until IS NULL', s.sql, t.sql];
@@ -79,7 +82,11 @@ export class LinkRepo {
       where.push('(l.source_id = ? OR l.target_id = ?)');
       params.push(options.factId, options.factId);
     }
-    const limit = Math.min(Math.max(1, options.limit ?? 1000), 10_000);
+    if (options.weak) {
+      where.push('l.strength < ?', 'max(l.created_at, coalesce(l.last_strengthened_at, 0)) <= ?');
+      params.push(options.weak.below, options.weak.idleBefore);
+    }
+    const limit = Math.min(Math.max(1, options.limit ?? 1000), MAX_LINKS);
     const sql = `SELECT l.* FROM links l JOIN facts s ON s.id = l.source_id JOIN facts t ON t.id = l.target_id
       WHERE ${where.join(' AND ')} ORDER BY l.seq DESC LIMIT ${limit}`;
     return (prep(this.db, sql).all(...params) as LinkRow[]).map(toLink);
