@@ -30,6 +30,10 @@ export const DEFAULTS = {
     enabled: true,
     port: 7700,
     token: null as string | null,
+    /** 'auto': uWebSockets.js where its binary loads (Node 18-23 here), else node:http. */
+    server: 'auto' as 'auto' | 'uws' | 'node',
+    /** Folder of the built graph app; null = the app/dist folder of this package. */
+    appDir: null as string | null,
   },
   vault: {
     /** null = `<data dir>/vault.key`, created with mode 0600 on first use. HYBRID_MEM_VAULT_KEY overrides. */

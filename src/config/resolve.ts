@@ -53,7 +53,8 @@ export function resolveConfig(userConfig: unknown, options: ResolveOptions = {})
         : defaultDataDir(env);
   const dbPath = options.dbPath ? resolvePath(options.dbPath) : join(dataDir, 'memory.db');
   const vaultKeyFile = parsed.vault.keyFile ? resolvePath(base, parsed.vault.keyFile) : join(dataDir, 'vault.key');
-  return deepFreeze({ ...parsed, dataDir, dbPath, vaultKeyFile, source: options.source ?? null });
+  const appDir = parsed.dashboard.appDir ? resolvePath(base, parsed.dashboard.appDir) : null;
+  return deepFreeze({ ...parsed, dashboard: { ...parsed.dashboard, appDir }, dataDir, dbPath, vaultKeyFile, source: options.source ?? null });
 }
 
 /**

@@ -42,6 +42,8 @@ export const configSchema = z
         enabled: z.boolean().default(D.dashboard.enabled),
         port: z.int().min(0).max(65535).default(D.dashboard.port),
         token: z.string().min(8, 'a token of at least 8 characters').max(4096).nullable().default(D.dashboard.token),
+        server: z.enum(['auto', 'uws', 'node']).default(D.dashboard.server).describe("HTTP engine: 'auto' picks uWebSockets.js where it loads, else node:http."),
+        appDir: z.string().min(1).nullable().default(D.dashboard.appDir).describe('Folder of the built graph app (default: app/dist in the package).'),
       })
       .prefault({}),
     vault: z

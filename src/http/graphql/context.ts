@@ -2,7 +2,7 @@
 import type { Caller } from '../../core/types.js';
 import type { MemoryService } from '../../memory/service.js';
 
-export interface GqlContext {
+export type GqlContext = {
   readonly svc: MemoryService;
   readonly caller: Caller;
   /** True when no token is configured, or the request carried the right one. */
@@ -11,4 +11,4 @@ export interface GqlContext {
   readonly lastEventId: number | null;
   /** Set by the SSE transport: the seq of the event last sent, so it can write it as the SSE id. */
   lastSentSeq?: number;
-}
+};

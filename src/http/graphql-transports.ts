@@ -1,0 +1,102 @@
+/**
+ * GraphQL over HTTP (graphql-http's handler) and over SSE (graphql-sse's handler, distinct-connections
+ * mode), both fed by OperationPreparer so parsing, validation, limits and the token gate are the same
+ * code on every transport. WebSocket (graphql-ws) lives in ws.ts.
+ */
+import type { ExecutionResult } from 'graphql';
+import { createHandler as createHttpHandler, type Request as GhRequest } from 'graphql-http';
+import { createHandler as createSseHandler, type Request as SseRequest } from 'graphql-sse';
+import type { GqlContext } from './graphql/context.js';
+import { formatError } from './graphql/errors.js';
+import type { OperationPreparer, TokenState } from './graphql/operation.js';
+import { BASE_HEADERS, type HttpHeaders, type HttpResponse } from './types.js';
+
+/** What a transport needs from the request beyond the GraphQL params. */
+export interface RequestState {
+  readonly context: GqlContext;
+  readonly token: TokenState;
+}
+
+export interface NeutralRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly header: (name: string) => string | null;
+  readonly body: string | null;
+}
+
+const errorBody = (errors: readonly unknown[]): string => JSON.stringify({ errors: errors.map((e) => formatError(e)) });
+
+export function createGraphqlHttp(preparer: OperationPreparer) {
+  const handler = createHttpHandler<NeutralRequest, RequestState, GqlContext>({
+    schema: preparer.schema,
+    formatError,
+    onSubscribe: (req, params) => {
+      const prepared = preparer.prepare(params, req.context.context, req.context.token, req.method);
+      if (prepared.ok) return prepared.args;
+      if (prepared.status === undefined) return [...prepared.errors];
+      return [errorBody(prepared.errors), { status: prepared.status, statusText: '', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+    },
+  });
+  return async (req: NeutralRequest, state: RequestState): Promise<HttpResponse> => {
+    const ghReq: GhRequest<NeutralRequest, RequestState> = {
+      method: req.method,
+      url: req.url,
+      headers: { get: (k: string) => req.header(k.toLowerCase()) },
+      body: req.body,
+      raw: req,
+      context: state,
+    };
+    const [body, init] = await handler(ghReq);
+    return { status: init.status, headers: { ...BASE_HEADERS, ...cleanHeaders(init.headers) }, body: body ?? '' };
+  };
+}
+
+export function createGraphqlSse(preparer: OperationPreparer) {
+  const handler = createSseHandler<NeutralRequest, RequestState, GqlContext>({
+    schema: preparer.schema,
+    onSubscribe: (req, params) => {
+      const prepared = preparer.prepare(params, req.context.context, req.context.token, req.method);
+      if (prepared.ok) return prepared.args;
+      const errors = prepared.errors.map((e) => formatError(e));
+      if (prepared.status === undefined) return { errors } as ExecutionResult;
+      return [errorBody(errors), { status: prepared.status, statusText: '', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+    },
+    onNext: (_ctx, _req, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatError(e)) } : undefined),
+  });
+  return async (req: NeutralRequest, state: RequestState): Promise<HttpResponse> => {
+    const sseReq: SseRequest<NeutralRequest, RequestState> = {
+      method: req.method,
+      url: req.url,
+      headers: { get: (k: string) => req.header(k.toLowerCase()) },
+      body: req.body,
+      raw: req,
+      context: state,
+    };
+    const [body, init] = await handler(sseReq);
+    const headers = { ...BASE_HEADERS, ...cleanHeaders(init.headers) };
+    if (body === null || typeof body === 'string') return { status: init.status, headers, body: body ?? '' };
+    return { status: init.status, headers: { ...headers, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }, stream: withEventIds(body, state.context) };
+  }
+}
+
+/** Each `next` message gets `id: <seq>` so an EventSource-style client can resume with Last-Event-ID. */
+async function* withEventIds(stream: AsyncGenerator<string, void, undefined>, ctx: GqlContext): AsyncGenerator<string, void, undefined> {
+  try {
+    for await (const chunk of stream) {
+      yield chunk.startsWith('event: next') && ctx.lastSentSeq !== undefined ? `id: ${ctx.lastSentSeq}\n${chunk}` : chunk;
+    }
+  } finally {
+    await stream.return(undefined);
+  }
+}
+
+/** The libraries' headers minus hop-by-hop ones the adapter sets itself. */
+function cleanHeaders(h: Readonly<Record<string, string | undefined>> | undefined): HttpHeaders {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h ?? {})) {
+    const key = k.toLowerCase();
+    if (v === undefined || key === 'connection' || key === 'content-encoding' || key === 'content-length' || key === 'transfer-encoding') continue;
+    out[key] = v;
+  }
+  return out;
+}

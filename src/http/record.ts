@@ -1,0 +1,34 @@
+/** <dataDir>/dashboard.json: where the running dashboard listens, for `hybrid-mem dashboard`. */
+import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface DashboardRecord {
+  readonly url: string;
+  readonly pid: number;
+  readonly adapter: string;
+  readonly startedAt: number;
+}
+
+const file = (dataDir: string): string => join(dataDir, 'dashboard.json');
+
+export function writeDashboardRecord(dataDir: string, r: DashboardRecord): void {
+  mkdirSync(dataDir, { recursive: true });
+  const tmp = `${file(dataDir)}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(r), { mode: 0o600 });
+  renameSync(tmp, file(dataDir));
+}
+
+export function readDashboardRecord(dataDir: string): DashboardRecord | null {
+  try {
+    const r = JSON.parse(readFileSync(file(dataDir), 'utf8')) as Partial<DashboardRecord>;
+    if (typeof r.url !== 'string' || typeof r.pid !== 'number') return null;
+    return { url: r.url, pid: r.pid, adapter: String(r.adapter ?? ''), startedAt: Number(r.startedAt ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+/** Remove the record if it is still ours (another server may have started since). */
+export function removeDashboardRecord(dataDir: string, pid: number): void {
+  if (readDashboardRecord(dataDir)?.pid === pid) rmSync(file(dataDir), { force: true });
+}

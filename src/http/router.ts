@@ -1,0 +1,120 @@
+/**
+ * The dashboard's request handling, transport-neutral: guards first (Host, Origin), then routes:
+ *   /graphql            POST (JSON only: CSRF guard) and GET (queries) via graphql-http; SSE when the
+ *                       client accepts text/event-stream (graphql-sse); WebSocket upgrades in ws.ts
+ *   /graph, /graph/...  the built app (static.ts)
+ *   /api/graph-app/config, /api/health
+ * Every refusal is JSON `{ errors: [{ message, extensions: { code } }] }` with a code from the registry.
+ */
+import { MemoryError, type ErrorCode } from '../core/errors.js';
+import type { MemoryService } from '../memory/service.js';
+import { callerFromHeaders } from './caller.js';
+import type { GqlContext } from './graphql/context.js';
+import { QUERY_LIMITS } from './graphql/limits.js';
+import type { OperationPreparer } from './graphql/operation.js';
+import { createGraphqlHttp, createGraphqlSse, type NeutralRequest, type RequestState } from './graphql-transports.js';
+import { checkRequest, type TokenCheck } from './security.js';
+import { StaticApp } from './static.js';
+import { BASE_HEADERS, type HttpRequest, type HttpResponse } from './types.js';
+
+export interface RouterOptions {
+  readonly svc: MemoryService;
+  readonly preparer: OperationPreparer;
+  readonly token: TokenCheck;
+  readonly appDir: string;
+  readonly version: string;
+  /** The port actually bound (Host and Origin must name it). */
+  readonly port: () => number;
+}
+
+export type Handle = (req: HttpRequest) => Promise<HttpResponse>;
+
+export function refusal(code: ErrorCode, status: number, message: string, extraHeaders: Readonly<Record<string, string>> = {}): HttpResponse {
+  return {
+    status,
+    headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', ...extraHeaders },
+    body: JSON.stringify({ errors: [{ message, extensions: { code } }] }),
+  };
+}
+
+const json = (value: unknown): HttpResponse => ({
+  status: 200,
+  headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  body: JSON.stringify(value),
+});
+
+const JSON_TYPE = /^application\/(json|graphql-response\+json)\s*(;.*)?$/i;
+
+export function createRouter(o: RouterOptions): Handle {
+  const gqlHttp = createGraphqlHttp(o.preparer);
+  const gqlSse = createGraphqlSse(o.preparer);
+  const app = new StaticApp(o.appDir);
+
+  const state = (req: HttpRequest): RequestState => {
+    const lastId = req.header('last-event-id');
+    const context: GqlContext = {
+      svc: o.svc,
+      caller: callerFromHeaders(req.header),
+      authorized: false,
+      lastEventId: lastId !== null && /^\d{1,15}$/.test(lastId.trim()) ? Number(lastId.trim()) : null,
+    };
+    const token = o.token.fromHeader(req.header('authorization'));
+    return { context: { ...context, authorized: token === 'ok' }, token };
+  };
+
+  const graphql = async (req: HttpRequest): Promise<HttpResponse> => {
+    const url = req.query === '' ? '/graphql' : `/graphql?${req.query}`;
+    const sse = (req.header('accept') ?? '').includes('text/event-stream');
+    if (req.method !== 'GET' && req.method !== 'POST') return refusal('MEM_ERR_METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on /graphql`, { allow: 'GET, POST' });
+    let body: string | null = null;
+    if (req.method === 'POST') {
+      // Only JSON bodies: text/plain, form and multipart posts need no CORS preflight, so a page on any site could send them.
+      if (!JSON_TYPE.test(req.header('content-type') ?? '')) return refusal('MEM_ERR_CONTENT_TYPE', 415, 'POST /graphql needs Content-Type: application/json', { accept: 'application/json' });
+      body = (await req.body(QUERY_LIMITS.maxBodyBytes)).toString('utf8');
+    }
+    const st = state(req);
+    const neutral: NeutralRequest = { method: req.method, url, header: req.header, body };
+    if (sse) return gqlSse(neutral, st);
+    if (body !== null && body.trimStart().startsWith('[')) return batch(neutral, body, st);
+    return gqlHttp(neutral, st);
+  };
+
+  /** A JSON array of operations: each runs as its own request; at most QUERY_LIMITS.maxBatch. */
+  const batch = async (req: NeutralRequest, body: string, st: RequestState): Promise<HttpResponse> => {
+    let items: unknown;
+    try {
+      items = JSON.parse(body);
+    } catch {
+      return refusal('MEM_ERR_BAD_REQUEST', 400, 'the body is not valid JSON');
+    }
+    if (!Array.isArray(items) || items.length === 0) return refusal('MEM_ERR_BAD_REQUEST', 400, 'a batch is a non-empty JSON array of requests');
+    if (items.length > QUERY_LIMITS.maxBatch) return refusal('MEM_ERR_QUERY_TOO_COMPLEX', 400, `a batch holds at most ${QUERY_LIMITS.maxBatch} operations (received ${items.length})`);
+    const results: unknown[] = [];
+    for (const item of items) {
+      const r = await gqlHttp({ ...req, body: JSON.stringify(item) }, st);
+      results.push(JSON.parse('body' in r ? r.body.toString() : '{}'));
+    }
+    return json(results);
+  };
+
+  return async (req) => {
+    try {
+      const refused = checkRequest({ host: req.header('host'), hostCount: req.hostCount, origin: req.header('origin') }, o.port());
+      if (refused) return refusal(refused.code, refused.status, refused.message);
+      const path = req.path;
+      if (path === '/graphql') return await graphql(req);
+      if (req.method !== 'GET' && req.method !== 'HEAD') return refusal('MEM_ERR_METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on ${path}`, { allow: 'GET, HEAD' });
+      if (path === '/graph' || path.startsWith('/graph/')) return await app.serve(path, req.method);
+      if (path === '/api/graph-app/config') return json({ tokenRequired: o.token.required, graphqlPath: '/graphql', version: o.version });
+      if (path === '/api/health') return json({ ok: true, service: 'hybrid-mem', version: o.version });
+      if (path === '/') return { status: 302, headers: { ...BASE_HEADERS, location: '/graph/' }, body: '' };
+      return refusal('MEM_ERR_NOT_FOUND', 404, 'not found');
+    } catch (err) {
+      if (err instanceof MemoryError) {
+        const status = err.code === 'MEM_ERR_BODY_TOO_LARGE' ? 413 : err.isUserError ? 400 : 500;
+        return refusal(err.code, status, err.message);
+      }
+      return refusal('MEM_ERR_INTERNAL', 500, err instanceof Error ? err.message : String(err));
+    }
+  };
+}
