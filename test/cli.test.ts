@@ -395,16 +395,26 @@ describe('commands', () => {
     expect(JSON.parse((await cli(home, ['--json', 'maintenance'])).stdout)).toMatchObject({ expired: 0, decayed: 0 });
   });
 
-  it('serve prints where it serves and a status line, and stops cleanly (exit 0)', async () => {
+  it('serve prints where it serves and a status line with the dashboard URL; dashboard prints it; stops cleanly (exit 0)', async () => {
     const stop = new AbortController();
     const stdout = new Sink();
     const serving = cli(home, ['serve'], { signal: stop.signal, stdout });
-    for (let i = 0; i < 3000 && !stdout.text.includes('maintenance every'); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(stdout.text).toBe(
-      `hybrid-mem serving ${join(home, 'memory.db')}\n0 facts, 0 links, 0 open conflicts; semantic search on (use-lite@0.2.0, 0 vectors, 0 to embed); maintenance every 60 min\n`,
-    );
+    for (let i = 0; i < 3000 && !stdout.text.includes('/graph'); i++) await new Promise((r) => setTimeout(r, 10));
+    const dbPath = join(home, 'memory.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const m = new RegExp(
+      `^hybrid-mem serving ${dbPath}\\n0 facts, 0 links, 0 open conflicts; semantic search on \\(use-lite@0\\.2\\.0, 0 vectors, 0 to embed\\); maintenance every 60 min; dashboard (http://127\\.0\\.0\\.1:\\d+)/graph( \\(port 7700 was taken\\))?\\n$`,
+    ).exec(stdout.text);
+    expect(m, stdout.text).not.toBeNull();
+    const url = m?.[1] ?? '';
+    expect(await cli(home, ['dashboard'])).toEqual({ code: 0, stdout: `${url}/graph\n`, stderr: '' });
+    expect(JSON.parse((await cli(home, ['--json', 'dashboard'])).stdout)).toEqual({ running: true, url, graph: `${url}/graph`, graphql: `${url}/graphql` });
+    const stats = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ stats { totalFacts } }"}' });
+    expect(await stats.json()).toEqual({ data: { stats: { totalFacts: 0 } } });
     stop.abort();
     expect(await serving).toMatchObject({ code: 0, stdout: expect.stringContaining('hybrid-mem stopped') });
+    // Stopped: the record is gone and the port is closed.
+    expect(await cli(home, ['dashboard'])).toMatchObject({ code: 1, stderr: expect.stringContaining('no dashboard server is running') });
+    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
   });
 
   it('dashboard says honestly that no dashboard server is running (exit 1)', async () => {

@@ -1,12 +1,14 @@
 /**
  * serve: keep the store open and run what lives beside it until SIGINT/SIGTERM. What runs is a list of
- * services (SERVE_SERVICES): today the maintenance timer; the dashboard server joins the list when it lands.
- * dashboard: honest about the dashboard server not running yet.
+ * services (SERVE_SERVICES): the semantic layer, the maintenance timer and the dashboard server.
+ * dashboard: print the URL of the running dashboard server (or say none is running).
  */
 import { MaintenanceClient } from '../../actors/maintenance/client.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { startSemantic } from '../../main.js';
 import { toWire } from '../../core/errors.js';
+import { readDashboardRecord } from '../../http/record.js';
+import { startDashboard } from '../../http/server.js';
 import type { MemoryService } from '../../memory/service.js';
 import { plural } from '../format.js';
 import type { CommandSpec } from '../spec.js';
@@ -90,7 +92,18 @@ export const semanticService: ServeService = {
   },
 };
 
-export const SERVE_SERVICES: readonly ServeService[] = [semanticService, maintenanceService];
+/** The dashboard server on 127.0.0.1 (GraphQL, live events, the graph app), when dashboard.enabled. */
+export const dashboardService: ServeService = {
+  name: 'dashboard',
+  async start({ svc, config, log }) {
+    if (!config.dashboard.enabled) return { status: 'dashboard off (dashboard.enabled = false)', stop: () => undefined };
+    const d = await startDashboard({ svc, config, log });
+    const note = d.port === config.dashboard.port ? '' : ` (port ${config.dashboard.port} was taken)`;
+    return { status: `dashboard ${d.url}/graph${note}`, stop: () => d.close() };
+  },
+};
+
+export const SERVE_SERVICES: readonly ServeService[] = [semanticService, maintenanceService, dashboardService];
 
 export const serveCommand: CommandSpec = {
   name: 'serve',
@@ -161,15 +174,39 @@ function untilStopped(signal: AbortSignal | undefined): Stopper {
 
 export const dashboardCommand: CommandSpec = {
   name: 'dashboard',
-  summary: 'print the dashboard URL (no dashboard server exists in this release yet)',
+  summary: 'print the URL of the running dashboard server',
   args: [],
+  details: ['The dashboard runs inside `hybrid-mem serve` (or a gateway with the plugin) when dashboard.enabled; exit code 1 when none is running.'],
   options: {},
-  run() {
-    return {
-      human: 'hybrid-mem: no dashboard server is running (the dashboard server is not part of this release yet)',
-      humanTo: 'stderr',
-      exitCode: 1,
-      json: { running: false, url: null },
-    };
+  async run({ cli }) {
+    const record = readDashboardRecord(cli.config().dataDir);
+    const url = record && isAlive(record.pid) && (await answers(record.url)) ? record.url : null;
+    if (!url) {
+      return {
+        human: 'hybrid-mem: no dashboard server is running for this data dir (start one with `hybrid-mem serve`)',
+        humanTo: 'stderr',
+        exitCode: 1,
+        json: { running: false, url: null },
+      };
+    }
+    return { human: `${url}/graph`, json: { running: true, url, graph: `${url}/graph`, graphql: `${url}/graphql` } };
   },
 };
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+    return r.ok && ((await r.json()) as { service?: string }).service === 'hybrid-mem';
+  } catch {
+    return false;
+  }
+}
