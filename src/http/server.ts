@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type * as UwsModule from 'uWebSockets.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { MemoryService } from '../memory/service.js';
 import { listenNode } from './adapters/node.js';
@@ -51,7 +52,8 @@ function packageVersion(): string {
 /** The uWebSockets.js adapter, or the reason it cannot load here. */
 async function loadUws(): Promise<Listen | string> {
   try {
-    const mod = (await import('uWebSockets.js')) as { default: typeof import('uWebSockets.js') };
+    // A CommonJS addon: the namespace's default export is the module (stack.md: default import only).
+    const mod = (await import('uWebSockets.js')) as unknown as { default: typeof UwsModule };
     const { makeUwsListen } = await import('./adapters/uws.js');
     return makeUwsListen(mod.default);
   } catch (err) {

@@ -6,13 +6,14 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { makeBehavior, type Extra as UwsExtra } from 'graphql-ws/use/uWebSockets';
+import type * as UwsModule from 'uWebSockets.js';
 import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { MemoryError } from '../../core/errors.js';
 import { QUERY_LIMITS } from '../graphql/limits.js';
 import { isStream, type HttpRequest, type HttpResponse } from '../types.js';
 import { refusalBody, type AdapterDeps, type Listen, type RunningAdapter } from './types.js';
 
-type Uws = typeof import('uWebSockets.js');
+type Uws = typeof UwsModule;
 
 const statusLine = (status: number): string => `${status} ${STATUS_CODES[status] ?? ''}`;
 
