@@ -61,7 +61,11 @@ export function createGraphqlSse(preparer: OperationPreparer) {
       if (prepared.status === undefined) return { errors } as ExecutionResult;
       return [errorBody(errors), { status: prepared.status, statusText: '', headers: { 'content-type': 'application/json; charset=utf-8' } }];
     },
-    onNext: (_ctx, _req, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatError(e)) } : undefined),
+    onNext: (_ctx, req, result) => {
+      // Called once per `next` message, right after the event it carries was resolved: note its seq for the SSE id.
+      sentSeqs(req.context.context).push(req.context.context.lastSentSeq);
+      return result.errors ? { ...result, errors: result.errors.map((e) => formatError(e)) } : undefined;
+    },
   });
   return async (req: NeutralRequest, state: RequestState): Promise<HttpResponse> => {
     const sseReq: SseRequest<NeutralRequest, RequestState> = {
@@ -79,15 +83,38 @@ export function createGraphqlSse(preparer: OperationPreparer) {
   }
 }
 
-/** Each `next` message gets `id: <seq>` so an EventSource-style client can resume with Last-Event-ID. */
-async function* withEventIds(stream: AsyncGenerator<string, void, undefined>, ctx: GqlContext): AsyncGenerator<string, void, undefined> {
-  try {
-    for await (const chunk of stream) {
-      yield chunk.startsWith('event: next') && ctx.lastSentSeq !== undefined ? `id: ${ctx.lastSentSeq}\n${chunk}` : chunk;
-    }
-  } finally {
-    await stream.return(undefined);
-  }
+/**
+ * The seq of each `next` message not yet written, oldest first. graphql-sse resolves events ahead of the
+ * writer (a burst queues several messages), so `ctx.lastSentSeq` at write time may already name a later
+ * event: each message takes the seq noted when it was resolved.
+ */
+const pendingSeqs = new WeakMap<GqlContext, (number | undefined)[]>();
+function sentSeqs(ctx: GqlContext): (number | undefined)[] {
+  let q = pendingSeqs.get(ctx);
+  if (!q) pendingSeqs.set(ctx, (q = []));
+  return q;
+}
+
+/**
+ * Each `next` message gets `id: <seq>` so an EventSource-style client can resume with Last-Event-ID.
+ * Not an async generator: a generator's return() waits behind its pending next() (here: until the next
+ * event or graphql-sse's 12 s ping), so closing the server or a client going away would not end the stream
+ * promptly. return() goes straight to graphql-sse's stream, which ends at once and unsubscribes.
+ */
+function withEventIds(stream: AsyncGenerator<string, void, undefined>, ctx: GqlContext): AsyncGenerator<string, void, undefined> {
+  const seqs = sentSeqs(ctx);
+  const out: AsyncGenerator<string, void, undefined> = {
+    async next() {
+      const r = await stream.next();
+      if (r.done || !r.value.startsWith('event: next')) return r;
+      const seq = seqs.shift();
+      return { done: false, value: seq === undefined ? r.value : `id: ${seq}\n${r.value}` };
+    },
+    return: (value) => stream.return(value),
+    throw: (err) => stream.throw(err),
+    [Symbol.asyncIterator]: () => out,
+  };
+  return out;
 }
 
 /** The libraries' headers minus hop-by-hop ones the adapter sets itself. */
