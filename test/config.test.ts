@@ -19,7 +19,7 @@ describe('config', () => {
   it('fills the spec defaults', () => {
     const c = resolveConfig({}, { env });
     expect(c.autoRecall).toEqual({ enabled: true, authFailure: { enabled: true, patterns: null, maxRecallsPerTarget: 1, includeVaultHints: true } });
-    expect(c.dashboard).toEqual({ enabled: true, port: 7700, token: null });
+    expect(c.dashboard).toEqual({ enabled: true, port: 7700, token: null, server: 'auto', appDir: null });
     expect(c.dbPath).toBe(join(dir, 'memory.db'));
     expect(Object.isFrozen(c.autoRecall.authFailure)).toBe(true);
   });

@@ -9,7 +9,6 @@ import { isStale, isWeakLink, LINK_RULES, STALE_AFTER_MS, STALE_STRENGTH_BELOW }
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { CATEGORIES, type Caller, type Fact, type Link } from '../core/types.js';
-import { MAX_LINKS } from '../store/links.js';
 import { visibleFact } from './access.js';
 import type { Ctx } from './context.js';
 import { idSchemas, LIMITS, parse } from './inputs.js';
@@ -43,7 +42,8 @@ export interface MemoryGraph {
   readonly truncated: boolean;
 }
 
-export function readGraph(ctx: Ctx, input: GraphFilter, caller: Caller): MemoryGraph {
+/** With `withEdges` false only the nodes are read (a fact list with strengths; clusters are all singletons). */
+export function readGraph(ctx: Ctx, input: GraphFilter, caller: Caller, withEdges = true): MemoryGraph {
   const f = parse(graphFilterSchema, input, 'graph.filter');
   const now = ctx.now();
   const v = visibility(caller);
@@ -56,8 +56,7 @@ export function readGraph(ctx: Ctx, input: GraphFilter, caller: Caller): MemoryG
   const kept = facts.slice(0, f.limit).map((fact) => ({ fact, strength: strength(fact, now) }));
   // The stored strength is refreshed by maintenance; the threshold applies to the strength now.
   const nodes = f.minStrength === undefined ? kept : kept.filter((n) => n.strength >= (f.minStrength ?? 0));
-  const ids = new Set(nodes.map((n) => n.fact.id));
-  const edges = ctx.links.list(v, { limit: MAX_LINKS }).filter((l) => ids.has(l.sourceId) && ids.has(l.targetId));
+  const edges = withEdges ? ctx.links.among(nodes.map((n) => n.fact.id)) : [];
   return { nodes: withClusters(nodes, edges), edges, truncated };
 }
 

@@ -155,6 +155,10 @@ export class MemoryService {
   graph(filter: GraphFilter = {}, caller: Caller = OPERATOR) {
     return readGraph(this.ctx, filter, parseCaller(caller));
   }
+  /** The graph's nodes only: facts with their strength now, same filter. */
+  graphNodes(filter: GraphFilter = {}, caller: Caller = OPERATOR) {
+    return readGraph(this.ctx, filter, parseCaller(caller), false).nodes;
+  }
   /** A fact with its visible neighbours and the links to them. */
   neighbors(id: string, caller: Caller = OPERATOR, limit?: number) {
     return readNeighbors(this.ctx, id, parseCaller(caller), limit);

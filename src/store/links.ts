@@ -31,11 +31,16 @@ export class LinkRepo {
     return row ? toLink(row) : null;
   }
 
-  /** Links between any two of the given facts (either direction). */
+  /** Links between any two of the given facts (either direction). One statement whatever the count (ids as JSON). */
   among(ids: readonly FactId[]): Link[] {
     if (ids.length < 2) return [];
-    const marks = ids.map(() => '?').join(',');
-    return (prep(this.db, `SELECT * FROM links WHERE source_id IN (${marks}) AND target_id IN (${marks})`).all(...ids, ...ids) as LinkRow[]).map(toLink);
+    const list = JSON.stringify(ids);
+    return (
+      prep(this.db, 'SELECT * FROM links WHERE source_id IN (SELECT value FROM json_each(?)) AND target_id IN (SELECT value FROM json_each(?))').all(
+        list,
+        list,
+      ) as LinkRow[]
+    ).map(toLink);
   }
 
   /** Links touching a fact. */

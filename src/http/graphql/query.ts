@@ -38,7 +38,7 @@ export const queryFields: Q = {
     };
   },
   fact: (_p, args, ctx) => ctx.svc.getFact(a(args).id ?? '', ctx.caller),
-  facts: (_p, args, ctx) => ctx.svc.graph(clean(a(args).filter), ctx.caller).nodes.map(nodeView),
+  facts: (_p, args, ctx) => ctx.svc.graphNodes(clean(a(args).filter), ctx.caller).map(nodeView),
   episodes: (_p, args, ctx) => ctx.svc.listEpisodes(ctx.caller, a(args).limit),
   links: (_p, args, ctx) => {
     const { factId, limit } = a(args);

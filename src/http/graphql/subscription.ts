@@ -97,7 +97,8 @@ export const subscriptionFields: Readonly<Record<string, { subscribe: FieldMap<u
   memoryActivity: {
     subscribe: (_p, args, ctx) => {
       const { after, kinds } = args as Args;
-      const from = after ?? ctx.lastEventId ?? undefined;
+      // A reconnecting SSE client sends Last-Event-ID; it wins over a fixed `after` once it is further along.
+      const from = after != null && ctx.lastEventId !== null ? Math.max(after, ctx.lastEventId) : (after ?? ctx.lastEventId ?? undefined);
       if (from !== undefined && (!Number.isSafeInteger(from) || from < 0)) {
         throw new MemoryError('MEM_ERR_INVALID_INPUT', `memoryActivity.after: expected a non-negative integer seq, received ${from}`);
       }
