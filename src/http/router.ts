@@ -13,7 +13,7 @@ import type { GqlContext } from './graphql/context.js';
 import { QUERY_LIMITS } from './graphql/limits.js';
 import type { OperationPreparer } from './graphql/operation.js';
 import { createGraphqlHttp, createGraphqlSse, type NeutralRequest, type RequestState } from './graphql-transports.js';
-import { checkRequest, type TokenCheck } from './security.js';
+import { requestGuard, type TokenCheck } from './security.js';
 import { StaticApp } from './static.js';
 import { BASE_HEADERS, type HttpRequest, type HttpResponse } from './types.js';
 
@@ -49,6 +49,7 @@ export function createRouter(o: RouterOptions): Handle {
   const gqlHttp = createGraphqlHttp(o.preparer);
   const gqlSse = createGraphqlSse(o.preparer);
   const app = new StaticApp(o.appDir);
+  const guard = requestGuard(o.port);
 
   const state = (req: HttpRequest): RequestState => {
     const lastId = req.header('last-event-id');
@@ -99,7 +100,7 @@ export function createRouter(o: RouterOptions): Handle {
 
   return async (req) => {
     try {
-      const refused = checkRequest({ host: req.header('host'), hostCount: req.hostCount, origin: req.header('origin') }, o.port());
+      const refused = guard({ host: req.header('host'), hostCount: req.hostCount, origin: req.header('origin') });
       if (refused) return refusal(refused.code, refused.status, refused.message);
       const path = req.path;
       if (path === '/graphql') return await graphql(req);

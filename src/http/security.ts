@@ -13,25 +13,35 @@ export interface Refusal {
   readonly message: string;
 }
 
-/** The three names a loopback client may use, with the exact port. */
-export function allowedHosts(port: number): ReadonlySet<string> {
-  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+export interface RequestGuardInput {
+  readonly host: string | null;
+  readonly hostCount: number;
+  readonly origin: string | null;
 }
 
-export function allowedOrigins(port: number): ReadonlySet<string> {
-  return new Set([...allowedHosts(port)].map((h) => `http://${h}`));
-}
-
-/** Host and Origin checks for one request (or WebSocket upgrade); null when it may proceed. */
-export function checkRequest(h: { host: string | null; hostCount: number; origin: string | null }, port: number): Refusal | null {
-  const host = h.host?.toLowerCase() ?? '';
-  if (h.hostCount !== 1 || !allowedHosts(port).has(host)) {
-    return { code: 'MEM_ERR_HOST_REFUSED', status: 403, message: 'this server answers only to 127.0.0.1, localhost and [::1] on its own port' };
-  }
-  if (h.origin !== null && !allowedOrigins(port).has(h.origin.toLowerCase())) {
-    return { code: 'MEM_ERR_ORIGIN_REFUSED', status: 403, message: 'cross-origin requests are refused' };
-  }
-  return null;
+/**
+ * Host and Origin checks for requests and WebSocket upgrades on the port `port()` names (known once the
+ * server listens); null when the request may proceed. The allowed sets are built once per port.
+ */
+export function requestGuard(port: () => number): (h: RequestGuardInput) => Refusal | null {
+  let forPort = -1;
+  let hosts: ReadonlySet<string> = new Set();
+  let origins: ReadonlySet<string> = new Set();
+  return (h) => {
+    const p = port();
+    if (p !== forPort) {
+      hosts = new Set([`127.0.0.1:${p}`, `localhost:${p}`, `[::1]:${p}`]);
+      origins = new Set([...hosts].map((x) => `http://${x}`));
+      forPort = p;
+    }
+    if (h.hostCount !== 1 || !hosts.has(h.host?.toLowerCase() ?? '')) {
+      return { code: 'MEM_ERR_HOST_REFUSED', status: 403, message: 'this server answers only to 127.0.0.1, localhost and [::1] on its own port' };
+    }
+    if (h.origin !== null && !origins.has(h.origin.toLowerCase())) {
+      return { code: 'MEM_ERR_ORIGIN_REFUSED', status: 403, message: 'cross-origin requests are refused' };
+    }
+    return null;
+  };
 }
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();

@@ -14,7 +14,7 @@ import type { AdapterName, Listen, RunningAdapter } from './adapters/types.js';
 import { createSchema } from './graphql/schema.js';
 import { OperationPreparer } from './graphql/operation.js';
 import { createRouter } from './router.js';
-import { checkRequest, TokenCheck } from './security.js';
+import { requestGuard, TokenCheck } from './security.js';
 import { wsServerOptions } from './ws.js';
 import { removeDashboardRecord, writeDashboardRecord } from './record.js';
 
@@ -86,7 +86,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     {
       handle,
       wsOptions: (upgradeHeader) => wsServerOptions({ svc: o.svc, preparer, token, upgradeHeader }),
-      checkUpgrade: (h) => checkRequest(h, port),
+      checkUpgrade: requestGuard(() => port),
     },
     o.port ?? o.config.dashboard.port,
     DASHBOARD_HOST,
