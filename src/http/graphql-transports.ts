@@ -26,6 +26,16 @@ export interface NeutralRequest {
 
 const errorBody = (errors: readonly unknown[]): string => JSON.stringify({ errors: errors.map((e) => formatError(e)) });
 
+/** The request shape graphql-http and graphql-sse share. */
+const libRequest = (req: NeutralRequest, state: RequestState): GhRequest<NeutralRequest, RequestState> & SseRequest<NeutralRequest, RequestState> => ({
+  method: req.method,
+  url: req.url,
+  headers: { get: (k: string) => req.header(k.toLowerCase()) },
+  body: req.body,
+  raw: req,
+  context: state,
+});
+
 export function createGraphqlHttp(preparer: OperationPreparer) {
   const handler = createHttpHandler<NeutralRequest, RequestState, GqlContext>({
     schema: preparer.schema,
@@ -38,15 +48,7 @@ export function createGraphqlHttp(preparer: OperationPreparer) {
     },
   });
   return async (req: NeutralRequest, state: RequestState): Promise<HttpResponse> => {
-    const ghReq: GhRequest<NeutralRequest, RequestState> = {
-      method: req.method,
-      url: req.url,
-      headers: { get: (k: string) => req.header(k.toLowerCase()) },
-      body: req.body,
-      raw: req,
-      context: state,
-    };
-    const [body, init] = await handler(ghReq);
+    const [body, init] = await handler(libRequest(req, state));
     return { status: init.status, headers: { ...BASE_HEADERS, ...cleanHeaders(init.headers) }, body: body ?? '' };
   };
 }
@@ -68,15 +70,7 @@ export function createGraphqlSse(preparer: OperationPreparer) {
     },
   });
   return async (req: NeutralRequest, state: RequestState): Promise<HttpResponse> => {
-    const sseReq: SseRequest<NeutralRequest, RequestState> = {
-      method: req.method,
-      url: req.url,
-      headers: { get: (k: string) => req.header(k.toLowerCase()) },
-      body: req.body,
-      raw: req,
-      context: state,
-    };
-    const [body, init] = await handler(sseReq);
+    const [body, init] = await handler(libRequest(req, state));
     const headers = { ...BASE_HEADERS, ...cleanHeaders(init.headers) };
     if (body === null || typeof body === 'string') return { status: init.status, headers, body: body ?? '' };
     return { status: init.status, headers: { ...headers, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' }, stream: withEventIds(body, state.context) };
