@@ -31,12 +31,17 @@ export class LinkRepo {
     return row ? toLink(row) : null;
   }
 
-  /** Links between any two of the given facts (either direction). One statement whatever the count (ids as JSON). */
+  /**
+   * Links between any two of the given facts (either direction). One statement whatever the count (ids as JSON).
+   * The unary `+` keeps target_id out of the index look-up: with both IN lists on the (source_id, target_id, ...)
+   * index SQLite probes every (source, target) pair, n² probes (1000 ids: ~120 ms); this way it probes by
+   * source_id (n look-ups) and tests target_id against the second list (~3 ms).
+   */
   among(ids: readonly FactId[]): Link[] {
     if (ids.length < 2) return [];
     const list = JSON.stringify(ids);
     return (
-      prep(this.db, 'SELECT * FROM links WHERE source_id IN (SELECT value FROM json_each(?)) AND target_id IN (SELECT value FROM json_each(?))').all(
+      prep(this.db, 'SELECT * FROM links WHERE source_id IN (SELECT value FROM json_each(?)) AND +target_id IN (SELECT value FROM json_each(?))').all(
         list,
         list,
       ) as LinkRow[]
