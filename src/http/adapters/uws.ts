@@ -47,7 +47,10 @@ function readBody(res: UwsResponse): (limit: number) => Promise<Buffer> {
         if (size > QUERY_LIMITS.maxBodyBytes) overflow = true;
         else chunks.push(Buffer.from(ab.slice(0)));
       }
-      if (isLast) resolve(Buffer.concat(chunks));
+      // Resolve outside this uWS callback: while it runs uWS keeps this socket corked, and the request's whole
+      // handler would run in the microtasks drained before uWS returns, where cork() on any other socket is a
+      // no-op (one corked socket per loop): each SSE event a mutation fans out went as 4 unbuffered sends.
+      if (isLast) setImmediate(resolve, Buffer.concat(chunks));
     });
   });
   return async (limit) => {
