@@ -43,7 +43,11 @@ const json = (value: unknown): HttpResponse => ({
   body: JSON.stringify(value),
 });
 
-const JSON_TYPE = /^application\/(json|graphql-response\+json)\s*(;.*)?$/i;
+/**
+ * What graphql-http parses: application/json, with charset utf-8 as the first parameter if any. Anything
+ * else it answers with a body-less 415, so the guard refuses it here, with a code.
+ */
+const JSON_TYPE = /^application\/json\s*(;\s*charset\s*=\s*utf-8\s*(;.*)?)?$/i;
 
 export function createRouter(o: RouterOptions): Handle {
   const gqlHttp = createGraphqlHttp(o.preparer);
@@ -93,7 +97,10 @@ export function createRouter(o: RouterOptions): Handle {
     const results: unknown[] = [];
     for (const item of items) {
       const r = await gqlHttp({ ...req, body: JSON.stringify(item) }, st);
-      results.push(JSON.parse('body' in r ? r.body.toString() : '{}'));
+      const text = 'body' in r ? r.body.toString() : '';
+      // A body-less answer (406: no acceptable media type) refuses the request itself, alike for every item.
+      if (text === '') return r;
+      results.push(JSON.parse(text));
     }
     return json(results);
   };

@@ -52,11 +52,13 @@ export class OperationPreparer {
     let entry: CachedDocument;
     try {
       const document = parse(query, { maxTokens: QUERY_LIMITS.maxTokens });
-      const errors = validate(this.schema, document, this.rules);
+      // graphql-js aborts validation past its own work budget (e.g. thousands of overlapping fields): a limit, not a mistake.
+      const errors = validate(this.schema, document, this.rules).map((e) => (e.message === 'Validation aborted.' ? tooComplex('the document is too costly to validate (too many overlapping fields)') : e));
       entry = { document: errors.length === 0 ? document : null, errors };
     } catch (err) {
       const e = err instanceof GraphQLError ? err : new GraphQLError(String(err));
-      entry = { document: null, errors: [/Document contains more than/.test(e.message) ? tooComplex(e.message) : e] };
+      // graphql-js 16 spells it "more that 2000 tokens"; match either spelling.
+      entry = { document: null, errors: [/Document contains more th(?:an|at) \d+ tokens/.test(e.message) ? tooComplex(e.message) : e] };
     }
     if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(query, entry);
