@@ -41,7 +41,11 @@ export const configSchema = z
       .strictObject({
         enabled: z.boolean().default(D.dashboard.enabled),
         port: z.int().min(0).max(65535).default(D.dashboard.port),
-        token: z.string().min(8, 'a token of at least 8 characters').max(4096).nullable().default(D.dashboard.token),
+        token: z
+          .string()
+          .min(8, 'a token of at least 8 characters')
+          .max(512, 'a token of at most 512 characters')
+          .regex(/^[\x21-\x7e]+$/, 'a token of printable ASCII characters without spaces (it travels in an HTTP header)').nullable().default(D.dashboard.token),
         server: z.enum(['auto', 'uws', 'node']).default(D.dashboard.server).describe("HTTP engine: 'auto' picks uWebSockets.js where it loads, else node:http."),
         appDir: z.string().min(1).nullable().default(D.dashboard.appDir).describe('Folder of the built graph app (default: app/dist in the package).'),
       })

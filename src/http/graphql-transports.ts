@@ -7,7 +7,7 @@ import type { ExecutionResult } from 'graphql';
 import { createHandler as createHttpHandler, type Request as GhRequest } from 'graphql-http';
 import { createHandler as createSseHandler, type Request as SseRequest } from 'graphql-sse';
 import type { GqlContext } from './graphql/context.js';
-import { formatError } from './graphql/errors.js';
+import { codedError, formatError } from './graphql/errors.js';
 import type { OperationPreparer, TokenState } from './graphql/operation.js';
 import { BASE_HEADERS, type HttpHeaders, type HttpResponse } from './types.js';
 
@@ -49,7 +49,13 @@ export function createGraphqlHttp(preparer: OperationPreparer) {
   });
   return async (req: NeutralRequest, state: RequestState): Promise<HttpResponse> => {
     const [body, init] = await handler(libRequest(req, state));
-    return { status: init.status, headers: { ...BASE_HEADERS, ...cleanHeaders(init.headers) }, body: body ?? '' };
+    const headers = { ...BASE_HEADERS, ...cleanHeaders(init.headers) };
+    // graphql-http answers a few refusals (406 for an Accept it cannot serve, 415) without a body: give them ours.
+    if (!body && init.status >= 400) {
+      const message = init.status === 406 ? 'the client must accept application/json or application/graphql-response+json' : `${init.statusText || 'refused'}`;
+      return { status: init.status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body: errorBody([codedError(init.status === 415 ? 'MEM_ERR_CONTENT_TYPE' : 'MEM_ERR_BAD_REQUEST', message)]) };
+    }
+    return { status: init.status, headers, body: body ?? '' };
   };
 }
 

@@ -78,8 +78,12 @@ export function createRouter(o: RouterOptions): Handle {
       body = (await req.body(QUERY_LIMITS.maxBodyBytes)).toString('utf8');
     }
     const st = state(req);
+    if (sse) {
+      // graphql-sse takes only an Accept of exactly text/event-stream as a stream request; clients that list more types mean the same.
+      const header = (name: string): string | null => (name === 'accept' ? 'text/event-stream' : req.header(name));
+      return gqlSse({ method: req.method, url, header, body }, st);
+    }
     const neutral: NeutralRequest = { method: req.method, url, header: req.header, body };
-    if (sse) return gqlSse(neutral, st);
     if (body !== null && body.trimStart().startsWith('[')) return batch(neutral, body, st);
     return gqlHttp(neutral, st);
   };

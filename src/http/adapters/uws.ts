@@ -15,6 +15,9 @@ import { refusalBody, type AdapterDeps, type Listen, type RunningAdapter } from 
 
 type Uws = typeof UwsModule;
 
+/** ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the addon exports the enum only as a type). */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+
 const statusLine = (status: number): string => `${status} ${STATUS_CODES[status] ?? ''}`;
 
 interface Copied {
@@ -135,7 +138,11 @@ export function makeUwsListen(uws: Uws): Listen {
         if (!state.aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end());
       }
     });
-    const listenOn = (p: number): Promise<us_listen_socket | false> => new Promise((resolve) => app.listen(host, p, (token) => resolve(token)));
+    // Exclusive: uSockets otherwise sets SO_REUSEPORT on a fixed port, and a second server would share
+    // 7700 with the first (the kernel splitting requests between two databases) instead of falling back.
+    // The addon takes (host, port, options, cb) although its typings list only (port, options, cb).
+    const listen = app.listen.bind(app) as unknown as (h: string, p: number, options: number, cb: (t: us_listen_socket | false) => void) => void;
+    const listenOn = (p: number): Promise<us_listen_socket | false> => new Promise((resolve) => listen(host, p, LIBUS_LISTEN_EXCLUSIVE_PORT, resolve));
     let token = await listenOn(port);
     if (!token && port !== 0) token = await listenOn(0);
     if (!token) throw new Error(`cannot listen on ${host}:${port}`);
