@@ -101,10 +101,9 @@ export function createRouter(o: RouterOptions): Handle {
     const results: unknown[] = [];
     for (const item of items) {
       const r = await gqlHttp({ ...req, body: JSON.stringify(item) }, st);
-      const text = 'body' in r ? r.body.toString() : '';
-      // A body-less answer (406: no acceptable media type) refuses the request itself, alike for every item.
-      if (text === '') return r;
-      results.push(JSON.parse(text));
+      // 406 (no acceptable media type) and 415 refuse the request itself, alike for every item.
+      if (r.status === 406 || r.status === 415 || !('body' in r)) return r;
+      results.push(JSON.parse(r.body.toString()));
     }
     return json(results);
   };
