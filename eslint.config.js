@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // src/wasm/assembly is AssemblyScript (decorators on functions, v128/f32 types), compiled by asc, not tsc
-  { ignores: ['dist/**', 'node_modules/**', 'app/**', 'coverage/**', 'bin/**', 'src/wasm/assembly/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'app/dist/**', 'scratch/**', 'coverage/**', 'bin/**', 'src/wasm/assembly/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,436 @@
+/**
+ * The app's behaviour, outside any component: loads the graph, applies live events to the view and the
+ * feed, runs curation mutations (asking for the token when the server wants one), and reads the gaps.
+ * Components render `ui` (a Qwik store) and call these methods.
+ */
+import type { GraphView } from '../graph/view';
+import * as D from './documents';
+import { gql, GqlError, TokenError, tokenStore } from './gql';
+import { connectLive, type LiveStatus } from './live';
+import type { Category, GEdge, GNode, GraphFilter, LinkType, MemoryEvent } from './types';
+
+export interface FeedLine {
+  key: string;
+  kind: string;
+  text: string;
+  at: number;
+}
+
+export interface FactDetail extends GNode {
+  text: string;
+  tags: string[];
+  decayClass: string;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+  lastRecalledAt: number | null;
+  recallCount: number;
+  scope: { kind: string; agentId: string | null; sessionId: string | null };
+  versions: { id: string; version: number; text: string; superseded: boolean; createdAt: number }[];
+  links: GEdge[];
+}
+
+export interface Gaps {
+  orphans: { id: string; label: string; category: string }[];
+  conflicts: { id: string; reason: string; newFactId: string; oldFactId: string; newFact: { id: string; label: string } | null; oldFact: { id: string; label: string } | null }[];
+  weakLinks: GEdge[];
+  staleFacts: { id: string; label: string; category: string; decayClass: string }[];
+  suggested: { source: string; target: string; similarity: number; sourceFact: { label: string } | null; targetFact: { label: string } | null }[];
+  suggestedNote: string;
+}
+
+export interface UiState {
+  live: LiveStatus;
+  totalFacts: number;
+  links: number;
+  openConflicts: number;
+  searchMode: string;
+  truncated: boolean;
+  mode: 'facts' | 'clusters';
+  drawn: number;
+  feed: FeedLine[];
+  selectedId: string | null;
+  detail: FactDetail | null;
+  searchHits: { id: string; label: string; score: number }[];
+  gaps: Gaps | null;
+  tokenRequired: boolean;
+  tokenPrompt: boolean;
+  tokenMessage: string;
+  notice: string;
+  /** Bonding: the fact a new link starts from, and the one picked as its target. */
+  linkFrom: string | null;
+  linkTarget: string | null;
+  filter: GraphFilter;
+}
+
+export const initialUi = (): UiState => ({
+  live: 'connecting',
+  totalFacts: 0,
+  links: 0,
+  openConflicts: 0,
+  searchMode: '',
+  truncated: false,
+  mode: 'facts',
+  drawn: 0,
+  feed: [],
+  selectedId: null,
+  detail: null,
+  searchHits: [],
+  gaps: null,
+  tokenRequired: false,
+  tokenPrompt: false,
+  tokenMessage: '',
+  notice: '',
+  linkFrom: null,
+  linkTarget: null,
+  filter: { categories: [], minStrength: 0, includeSuperseded: false, search: '' },
+});
+
+const FEED_MAX = 200;
+/** Facts read per graph load: the server's cap. Past CLUSTER_THRESHOLD the view clusters. */
+const GRAPH_LIMIT = 20_000;
+
+export class Controller {
+  private live: { close: () => void } | null = null;
+  private pending: (() => Promise<unknown>) | null = null;
+  private searchTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    readonly view: GraphView,
+    private readonly ui: UiState,
+  ) {}
+
+  async start(): Promise<void> {
+    try {
+      const cfg = (await (await fetch(D.APP_CONFIG_PATH)).json()) as { tokenRequired?: boolean };
+      this.ui.tokenRequired = cfg.tokenRequired === true;
+    } catch {
+      // config unavailable: mutations will tell
+    }
+    await this.loadGraph();
+    await this.loadHistory();
+    this.live = connectLive({
+      onEvent: (e) => this.onEvent(e),
+      onStatus: (s) => (this.ui.live = s),
+      onReconnect: () => void this.loadGraph(),
+    });
+    void this.loadGaps();
+  }
+
+  stop(): void {
+    this.live?.close();
+    this.view.destroy();
+  }
+
+  async loadGraph(): Promise<void> {
+    const f = this.ui.filter;
+    const filter = {
+      categories: f.categories.length > 0 ? f.categories : null,
+      minStrength: f.minStrength > 0 ? f.minStrength : null,
+      includeSuperseded: f.includeSuperseded,
+      limit: GRAPH_LIMIT,
+    };
+    try {
+      const r = await gql<{ graph: { truncated: boolean; nodes: GNode[]; edges: GEdge[] }; stats: { totalFacts: number; links: number; openConflicts: number; searchMode: string } }>(D.GRAPH, { filter });
+      this.view.setGraph(r.graph.nodes, r.graph.edges);
+      Object.assign(this.ui, { truncated: r.graph.truncated, totalFacts: r.stats.totalFacts, links: r.stats.links, openConflicts: r.stats.openConflicts, searchMode: r.stats.searchMode });
+      this.refreshView();
+      this.applySearchHighlight();
+    } catch (err) {
+      this.note(err);
+    }
+  }
+
+  /** The view mode and count, after the view rebuilt (next frame). */
+  refreshView(): void {
+    requestAnimationFrame(() => {
+      const s = this.view.stats();
+      this.ui.mode = s.mode;
+      this.ui.drawn = s.drawnItems;
+    });
+  }
+
+  async loadHistory(): Promise<void> {
+    try {
+      const r = await gql<{ recallHistory: { id: string; kind: string; query: string; target: string | null; createdAt: number; scores: { factId: string; score: number }[] }[] }>(D.RECALL_HISTORY);
+      const lines = r.recallHistory.map((h) => ({ key: `h-${h.id}`, kind: 'RECALL', at: h.createdAt, text: `recall "${h.query}"${h.target ? ` (${h.target})` : ''}: ${h.scores.length} fact(s)` }));
+      this.ui.feed = [...lines.reverse(), ...this.ui.feed].slice(-FEED_MAX);
+    } catch (err) {
+      this.note(err);
+    }
+  }
+
+  async loadGaps(): Promise<void> {
+    try {
+      const g = await gql<Omit<Gaps, 'suggested' | 'suggestedNote'>>(D.GAPS);
+      let suggested: Gaps['suggested'] = [];
+      let suggestedNote = '';
+      try {
+        suggested = (await gql<{ suggestedLinks: Gaps['suggested'] }>(D.SUGGESTED_LINKS)).suggestedLinks;
+      } catch (err) {
+        suggestedNote = err instanceof GqlError && err.code === 'MEM_ERR_SEMANTIC_UNAVAILABLE' ? 'Suggestions need embeddings (semantic search is off).' : String((err as Error).message);
+      }
+      this.ui.gaps = { ...g, suggested, suggestedNote };
+    } catch (err) {
+      this.note(err);
+    }
+  }
+
+  private onEvent(e: MemoryEvent): void {
+    const v = this.view;
+    switch (e.kind) {
+      case 'FACT_STORED':
+        if (e.fact && this.passes(e.fact)) v.upsertNode(e.fact);
+        break;
+      case 'FACT_SUPERSEDED':
+        if (e.oldFactId && this.ui.filter.includeSuperseded) v.patchNode(e.oldFactId, { superseded: true });
+        else if (e.oldFactId) v.removeNode(e.oldFactId);
+        void this.refetchNeighborhood(e.factId);
+        break;
+      case 'FACT_DELETED':
+      case 'FACT_ENDED':
+        if (e.factId) v.removeNode(e.factId);
+        break;
+      case 'FACT_UPDATED':
+        if (e.factId && e.pinned !== null) v.patchNode(e.factId, { pinned: e.pinned });
+        break;
+      case 'LINK_CREATED':
+      case 'LINK_STRENGTHENED':
+      case 'LINK_UPDATED':
+        if (e.link && v.nodes.has(e.link.source) && v.nodes.has(e.link.target)) v.upsertEdge(e.link);
+        break;
+      case 'LINK_DELETED':
+        for (const id of e.linkIds ?? []) v.removeEdge(id);
+        break;
+      case 'RECALL':
+        for (const s of e.recall?.scores ?? []) v.pulse(s.factId, s.score);
+        break;
+    }
+    this.ui.feed = [...this.ui.feed, { key: `e-${e.seq}`, kind: e.kind, at: e.at, text: describe(e, (id) => v.nodes.get(id)?.label) }].slice(-FEED_MAX);
+    if (e.kind.startsWith('FACT_')) this.ui.totalFacts = Math.max(0, this.ui.totalFacts + (e.kind === 'FACT_STORED' ? 1 : e.kind === 'FACT_DELETED' || e.kind === 'FACT_ENDED' ? -1 : 0));
+    if (e.kind.startsWith('CONFLICT_') || e.kind === 'FACT_ENDED') void this.loadGaps();
+    if (this.ui.selectedId && (e.factId === this.ui.selectedId || e.oldFactId === this.ui.selectedId || e.link?.source === this.ui.selectedId || e.link?.target === this.ui.selectedId)) {
+      void this.inspect(e.kind === 'FACT_SUPERSEDED' && e.factId ? e.factId : this.ui.selectedId);
+    }
+    this.refreshView();
+  }
+
+  private passes(n: GNode): boolean {
+    const f = this.ui.filter;
+    return (f.categories.length === 0 || f.categories.includes(n.category)) && n.strength >= f.minStrength;
+  }
+
+  /** After an edit: the new version and its links, without a full reload. */
+  private async refetchNeighborhood(id: string | null): Promise<void> {
+    if (!id) return;
+    await this.expand(id);
+  }
+
+  /** Load a fact's neighbours into the view (expand without a full reload). */
+  async expand(id: string): Promise<void> {
+    try {
+      const r = await gql<{ neighbors: { nodes: GNode[]; edges: GEdge[] } }>(D.NEIGHBORS, { id });
+      for (const n of r.neighbors.nodes) this.view.upsertNode(n);
+      for (const e of r.neighbors.edges) this.view.upsertEdge(e);
+      this.refreshView();
+    } catch (err) {
+      this.note(err);
+    }
+  }
+
+  async inspect(id: string | null): Promise<void> {
+    this.ui.selectedId = id;
+    if (!id) {
+      this.ui.detail = null;
+      return;
+    }
+    try {
+      const r = await gql<{ fact: FactDetail | null }>(D.FACT_DETAIL, { id });
+      if (this.ui.selectedId === id) this.ui.detail = r.fact;
+    } catch (err) {
+      this.note(err);
+    }
+  }
+
+  /** The search box: highlight local matches now, ask the server for the whole store after a pause. */
+  search(text: string): void {
+    this.ui.filter.search = text;
+    this.applySearchHighlight();
+    if (this.searchTimer) clearTimeout(this.searchTimer);
+    if (text.trim().length < 2) {
+      this.ui.searchHits = [];
+      return;
+    }
+    this.searchTimer = setTimeout(() => {
+      gql<{ search: { hits: { score: number; fact: GNode }[] } }>(D.SEARCH, { query: text }).then(
+        (r) => {
+          if (this.ui.filter.search !== text) return;
+          this.ui.searchHits = r.search.hits.map((h) => ({ id: h.fact.id, label: h.fact.label, score: h.score }));
+          const ids = new Set(r.search.hits.map((h) => h.fact.id));
+          for (const id of this.localMatches(text)) ids.add(id);
+          this.view.setHighlight(ids);
+        },
+        (err: unknown) => (err instanceof GqlError && err.code === 'MEM_ERR_QUERY_EMPTY' ? (this.ui.searchHits = []) : this.note(err)),
+      );
+    }, 250);
+  }
+
+  private localMatches(text: string): string[] {
+    const q = text.trim().toLowerCase();
+    if (q === '') return [];
+    return [...this.view.nodes.values()].filter((n) => n.label.toLowerCase().includes(q) || (n.entity ?? '').toLowerCase().includes(q)).map((n) => n.id);
+  }
+
+  private applySearchHighlight(): void {
+    const local = this.localMatches(this.ui.filter.search);
+    this.view.setHighlight(this.ui.filter.search.trim() === '' ? null : new Set(local));
+  }
+
+  setFilter(patch: Partial<GraphFilter>): void {
+    this.ui.filter = { ...this.ui.filter, ...patch };
+    void this.loadGraph();
+  }
+
+  // Curation. Each runs through `mutate`, which asks for the token when the server wants one.
+  createFact(input: { text: string; category: Category; entity?: string }) {
+    return this.mutate(async () => {
+      const r = await gql<{ createFact: GNode }>(D.CREATE_FACT, { input: { ...input, entity: input.entity || null } });
+      this.view.upsertNode(r.createFact);
+      this.notice('Fact added.');
+    });
+  }
+  editText(id: string, text: string) {
+    return this.mutate(async () => {
+      const r = await gql<{ editFact: GNode }>(D.EDIT_FACT, { id, input: { text } });
+      this.view.upsertNode(r.editFact);
+      if (!this.ui.filter.includeSuperseded) this.view.removeNode(id);
+      await this.expand(r.editFact.id);
+      this.view.select(r.editFact.id);
+      await this.inspect(r.editFact.id);
+      this.notice('Saved as a new version.');
+    });
+  }
+  deleteFact(id: string) {
+    return this.mutate(async () => {
+      await gql(D.DELETE_FACT, { id });
+      this.view.removeNode(id);
+      await this.inspect(null);
+      this.notice('Fact deleted.');
+    });
+  }
+  setPinned(id: string, pinned: boolean) {
+    return this.mutate(async () => {
+      const r = await gql<{ pinFact?: { pinned: boolean; strength: number }; unpinFact?: { pinned: boolean; strength: number } }>(pinned ? D.PIN_FACT : D.UNPIN_FACT, { id });
+      const f = r.pinFact ?? r.unpinFact;
+      if (f) this.view.patchNode(id, { pinned: f.pinned, strength: f.strength });
+      await this.inspect(id);
+    });
+  }
+  link(source: string, target: string, linkType: LinkType) {
+    return this.mutate(async () => {
+      const r = await gql<{ createLink: GEdge }>(D.CREATE_LINK, { source, target, linkType });
+      this.view.upsertEdge(r.createLink);
+      this.ui.linkFrom = null;
+      this.ui.linkTarget = null;
+      await this.inspect(source);
+      this.notice(`Linked (${linkType}).`);
+    });
+  }
+  changeLinkType(id: string, linkType: LinkType) {
+    return this.mutate(async () => {
+      const r = await gql<{ changeLinkType: GEdge }>(D.CHANGE_LINK_TYPE, { id, linkType });
+      this.view.upsertEdge(r.changeLinkType);
+      if (this.ui.selectedId) await this.inspect(this.ui.selectedId);
+    });
+  }
+  cutLink(id: string) {
+    return this.mutate(async () => {
+      await gql(D.DELETE_LINK, { id });
+      this.view.removeEdge(id);
+      if (this.ui.selectedId) await this.inspect(this.ui.selectedId);
+      void this.loadGaps();
+    });
+  }
+  resolveConflict(id: string, resolution: 'keep_new' | 'keep_old' | 'both_fine') {
+    return this.mutate(async () => {
+      await gql(D.RESOLVE_CONFLICT, { id, resolution });
+      await Promise.all([this.loadGraph(), this.loadGaps()]);
+      this.notice('Conflict resolved.');
+    });
+  }
+  acceptSuggestion(source: string, target: string) {
+    return this.mutate(async () => {
+      const r = await gql<{ acceptSuggestedLink: GEdge }>(D.ACCEPT_SUGGESTED, { source, target });
+      this.view.upsertEdge(r.acceptSuggestedLink);
+      await this.loadGaps();
+    });
+  }
+
+  /** The token dialog submitted a token: keep it and retry what was refused. */
+  async submitToken(token: string): Promise<void> {
+    tokenStore.set(token.trim());
+    this.ui.tokenPrompt = false;
+    const retry = this.pending;
+    this.pending = null;
+    if (retry) await this.mutate(retry);
+  }
+
+  cancelToken(): void {
+    this.ui.tokenPrompt = false;
+    this.pending = null;
+  }
+
+  private async mutate(run: () => Promise<unknown>): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      if (err instanceof TokenError) {
+        this.pending = run;
+        this.ui.tokenMessage = err.code === 'MEM_ERR_TOKEN_INVALID' ? 'That token was not accepted. Enter the dashboard token again.' : 'This dashboard needs its token to make changes.';
+        if (err.code === 'MEM_ERR_TOKEN_INVALID') tokenStore.clear();
+        this.ui.tokenPrompt = true;
+        return;
+      }
+      this.note(err);
+    }
+  }
+
+  private notice(text: string): void {
+    this.ui.notice = text;
+  }
+
+  private note(err: unknown): void {
+    const e = err as { message?: string; code?: string | null };
+    this.ui.notice = `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`;
+  }
+}
+
+function describe(e: MemoryEvent, label: (id: string) => string | undefined): string {
+  const f = (id: string | null | undefined): string => (id ? `"${label(id) ?? id}"` : '');
+  switch (e.kind) {
+    case 'FACT_STORED':
+      return `stored ${f(e.fact?.id)}`.replace('""', `"${e.fact?.label ?? ''}"`);
+    case 'FACT_SUPERSEDED':
+      return `new version of ${f(e.oldFactId)}`;
+    case 'FACT_DELETED':
+      return `deleted ${e.factId ?? ''}`;
+    case 'FACT_ENDED':
+      return `${e.reason ?? 'ended'}: ${f(e.factId)}`;
+    case 'FACT_UPDATED':
+      return `${e.pinned ? 'pinned' : 'unpinned'} ${f(e.factId)}`;
+    case 'LINK_CREATED':
+    case 'LINK_STRENGTHENED':
+    case 'LINK_UPDATED':
+      return `${e.kind.slice(5).toLowerCase()} link ${e.link?.linkType ?? ''} ${f(e.link?.source)} → ${f(e.link?.target)} (${(e.link?.strength ?? 0).toFixed(2)})`;
+    case 'LINK_DELETED':
+      return 'link cut';
+    case 'RECALL':
+      return `recall "${e.recall?.query ?? ''}": ${(e.recall?.scores ?? []).map((s) => `${label(s.factId) ?? s.factId} ${s.score.toFixed(2)}`).join(', ')}`;
+    case 'CONFLICT_RAISED':
+      return `conflict: ${e.conflict?.reason ?? ''}`;
+    case 'CONFLICT_RESOLVED':
+      return 'conflict resolved';
+    default:
+      return e.kind.toLowerCase();
+  }
+}

@@ -1,0 +1,105 @@
+/** Filters (category, minimum strength, superseded), the search box, and adding a fact. */
+import { component$, useSignal } from '@builder.io/qwik';
+import { CATEGORY_COLORS } from '../graph/style';
+import { CATEGORIES, type Category } from '../lib/types';
+import type { Props } from './props';
+
+export const Sidebar = component$(({ ui, ctrl }: Props) => {
+  const text = useSignal('');
+  const category = useSignal<Category>('fact');
+  const entity = useSignal('');
+  return (
+    <aside class="left">
+      <section>
+        <h3>Search</h3>
+        <input
+          data-testid="search-input"
+          type="search"
+          placeholder="text or entity"
+          value={ui.filter.search}
+          onInput$={(_, el) => ctrl.value?.search(el.value)}
+        />
+        <ul class="hits">
+          {ui.searchHits.map((h) => (
+            <li key={h.id} data-testid="search-hit" data-id={h.id}>
+              <a
+                href="#"
+                preventdefault:click
+                onClick$={() => {
+                  if (ui.linkFrom && h.id !== ui.linkFrom) ui.linkTarget = h.id;
+                  else {
+                    void ctrl.value?.expand(h.id);
+                    ctrl.value?.view.select(h.id);
+                  }
+                }}
+              >
+                {h.label}
+              </a>{' '}
+              <small>{h.score.toFixed(2)}</small>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section>
+        <h3>Filters</h3>
+        {CATEGORIES.map((c) => (
+          <label key={c} class="cat">
+            <input
+              type="checkbox"
+              data-testid={`filter-category-${c}`}
+              checked={ui.filter.categories.includes(c)}
+              onChange$={(_, el) => {
+                const set = new Set(ui.filter.categories);
+                if (el.checked) set.add(c);
+                else set.delete(c);
+                ctrl.value?.setFilter({ categories: CATEGORIES.filter((x) => set.has(x)) });
+              }}
+            />
+            <i style={{ background: CATEGORY_COLORS[c] }} /> {c}
+          </label>
+        ))}
+        <label>
+          minimum strength {ui.filter.minStrength.toFixed(2)}
+          <input
+            type="range"
+            min="0"
+            max="1"
+            step="0.05"
+            data-testid="filter-min-strength"
+            value={ui.filter.minStrength}
+            onChange$={(_, el) => ctrl.value?.setFilter({ minStrength: Number(el.value) })}
+          />
+        </label>
+        <label>
+          <input type="checkbox" data-testid="filter-superseded" checked={ui.filter.includeSuperseded} onChange$={(_, el) => ctrl.value?.setFilter({ includeSuperseded: el.checked })} /> show
+          superseded versions
+        </label>
+      </section>
+      <section>
+        <h3>Add a fact</h3>
+        <textarea data-testid="add-text" rows={3} bind:value={text} placeholder="what should be remembered" />
+        <select data-testid="add-category" bind:value={category}>
+          {CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+        <input data-testid="add-entity" placeholder="entity (optional)" bind:value={entity} />
+        <button
+          data-testid="add-submit"
+          disabled={text.value.trim() === ''}
+          onClick$={async () => {
+            await ctrl.value?.createFact({ text: text.value.trim(), category: category.value, entity: entity.value.trim() || undefined });
+            if (!ui.tokenPrompt) {
+              text.value = '';
+              entity.value = '';
+            }
+          }}
+        >
+          Add
+        </button>
+      </section>
+    </aside>
+  );
+});

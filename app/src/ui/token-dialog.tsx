@@ -1,0 +1,28 @@
+/** Asks for the dashboard token when a change is refused for the lack of it; kept in local storage. */
+import { component$, useSignal } from '@builder.io/qwik';
+import type { Props } from './props';
+
+export const TokenDialog = component$(({ ui, ctrl }: Props) => {
+  const token = useSignal('');
+  return (
+    <div class="modal" data-testid="token-dialog">
+      <form
+        preventdefault:submit
+        onSubmit$={() => {
+          const t = token.value;
+          token.value = '';
+          void ctrl.value?.submitToken(t);
+        }}
+      >
+        <p data-testid="token-message">{ui.tokenMessage}</p>
+        <input data-testid="token-input" type="password" autocomplete="off" placeholder="dashboard token" bind:value={token} />
+        <button data-testid="token-submit" type="submit" disabled={token.value.trim() === ''}>
+          Use token
+        </button>
+        <button type="button" onClick$={() => ctrl.value?.cancelToken()}>
+          Cancel
+        </button>
+      </form>
+    </div>
+  );
+});
