@@ -114,6 +114,29 @@ describe.each(ADAPTERS)('dashboard server over %s', (adapter) => {
   });
 });
 
+describe('stats', () => {
+  it('stay exact while answered from memory: writes here and by another connection to the same database show at once', async () => {
+    const { home, svc } = service();
+    const d = await start(svc, home, 'node', 0);
+    const total = async (headers: Record<string, string> = {}): Promise<number> => {
+      const r = await fetch(`${d.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"query":"{ stats { totalFacts } }"}' });
+      return ((await r.json()) as { data: { stats: { totalFacts: number } } }).data.stats.totalFacts;
+    };
+    expect(await total()).toBe(0);
+    svc.memoryStore({ text: 'first fact' });
+    expect(await total()).toBe(1);
+    const other = MemoryService.open({ config: home.config, env: home.env });
+    other.memoryStore({ text: 'written by another connection' });
+    const spec = other.memoryStore({ text: 'an agent-scoped fact', scope: 'agent', scopeAgentId: 'a1' });
+    expect(await total()).toBe(3);
+    // Per caller: a specialist of another agent does not count a1's fact.
+    expect(await total({ 'x-hybrid-mem-role': 'specialist', 'x-hybrid-mem-agent-id': 'a2' })).toBe(2);
+    other.deleteFact(spec.fact.id);
+    await other.close();
+    expect(await total()).toBe(2);
+  });
+});
+
 describe('dashboard config', () => {
   it('refuses tokens that cannot travel in a header or are too long, naming the key', () => {
     for (const token of ['has space in it', 'tøken-with-non-ascii', 'x'.repeat(513)]) {

@@ -1,6 +1,6 @@
 /** Read operations, each scope-filtered inside its query. */
 import type { FactId } from '../core/ids.js';
-import { visibility } from '../core/scope.js';
+import { visibility, type Visibility } from '../core/scope.js';
 import type { Caller, Category, Conflict, ConflictStatus, Episode, Fact, Link, RecallEvent } from '../core/types.js';
 import type { FactFilter } from '../store/facts.js';
 import { visibleFact } from './access.js';
@@ -57,8 +57,30 @@ export interface Stats {
   readonly lastEventSeq: number;
 }
 
+/**
+ * Stats are counts over the whole visible store (~1 ms at 1k facts, more with size), asked for on every
+ * dashboard refresh. Every change that moves a count appends an event, in this process or another, so an
+ * answer stays valid while the event log's high-water mark is unchanged; a short TTL covers purges.
+ */
+const statsMemo = new WeakMap<Ctx, Map<string, { seq: number; at: number; stats: Stats }>>();
+const STATS_TTL_MS = 5000;
+
 export function stats(ctx: Ctx, caller: Caller): Stats {
   const v = visibility(caller);
+  const seq = ctx.events.lastSeq();
+  const key = JSON.stringify(v);
+  let memo = statsMemo.get(ctx);
+  if (!memo) statsMemo.set(ctx, (memo = new Map()));
+  const hit = memo.get(key);
+  const now = Date.now();
+  if (hit && hit.seq === seq && now - hit.at < STATS_TTL_MS) return hit.stats;
+  const fresh = countStats(ctx, v);
+  if (memo.size >= 256) memo.clear();
+  memo.set(key, { seq, at: now, stats: fresh });
+  return fresh;
+}
+
+function countStats(ctx: Ctx, v: Visibility): Stats {
   const counts = ctx.facts.counts(v);
   return {
     totalFacts: counts.current,
