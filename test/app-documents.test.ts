@@ -1,0 +1,26 @@
+/** Every GraphQL document the graph app sends validates against the server's schema (no drift). */
+import { parse, validate } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { DOCUMENTS } from '../app/src/lib/documents.js';
+import { createSchema } from '../src/http/graphql/schema.js';
+import { OperationPreparer } from '../src/http/graphql/operation.js';
+
+describe('graph app documents', () => {
+  const schema = createSchema();
+  const preparer = new OperationPreparer(schema);
+
+  it.each(Object.entries(DOCUMENTS))('%s is valid against the live schema and within the server limits', (_name, doc) => {
+    expect(validate(schema, parse(doc))).toEqual([]);
+    // The server's own checks (depth, aliases, tokens) accept it too.
+    expect(preparer.document(doc).errors).toEqual([]);
+  });
+
+  it('covers every query field the app relies on and every curation mutation', () => {
+    const all = Object.values(DOCUMENTS).join('\n');
+    for (const field of ['graph', 'neighbors', 'fact', 'search', 'recallHistory', 'orphans', 'conflicts', 'weakLinks', 'staleFacts', 'suggestedLinks', 'memoryActivity']) {
+      expect(all).toMatch(new RegExp(`\\b${field}\\b`));
+    }
+    const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {});
+    for (const m of mutations) expect(all, `the app never sends ${m}`).toMatch(new RegExp(`\\b${m}\\(`));
+  });
+});
