@@ -6,21 +6,10 @@
  */
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
-import type { Category, GEdge, GNode } from '../lib/types';
-import { buildGroups, CLUSTER_THRESHOLD, groupEdges } from './clusters';
+import type { GEdge, GNode } from '../lib/types';
 import type { LayoutTick, ToWorker } from './protocol';
-import { CATEGORY_COLORS, edgeWidth, ringOf, sizeOf } from './style';
-
-interface Item {
-  readonly id: string;
-  readonly group: boolean;
-  readonly category: Category;
-  readonly strength: number;
-  readonly pinned: boolean;
-  readonly superseded: boolean;
-  readonly label: string;
-  readonly size: number;
-}
+import { buildScene } from './scene';
+import { drawFrame, type Item } from './renderer';
 
 export interface ViewCallbacks {
   onSelect(id: string | null): void;
@@ -42,10 +31,10 @@ const RING_MS = 1600;
 export class GraphView {
   readonly nodes = new Map<string, GNode>();
   readonly edges = new Map<string, GEdge>();
-  private items: Item[] = [];
-  private index = new Map<string, number>();
-  private itemOfFact = new Map<string, string>();
-  private drawnEdges: { s: number; t: number; w: number }[] = [];
+  private items: readonly Item[] = [];
+  private index: ReadonlyMap<string, number> = new Map();
+  private itemOfFact: ReadonlyMap<string, string> = new Map();
+  private drawnEdges: readonly { s: number; t: number; w: number }[] = [];
   private pos: Float32Array = new Float32Array(0);
   private readonly known = new Map<string, [number, number]>();
   private readonly expanded = new Set<string>();
@@ -198,70 +187,10 @@ export class GraphView {
   private resync(): void {
     this.dirty = false;
     for (let i = 0; i < this.items.length && 2 * i + 1 < this.pos.length; i++) this.known.set((this.items[i] as Item).id, [this.pos[2 * i] ?? 0, this.pos[2 * i + 1] ?? 0]);
-    const nodes = [...this.nodes.values()];
-    const items: Item[] = [];
-    this.itemOfFact.clear();
-    this.mode = nodes.length > CLUSTER_THRESHOLD ? 'clusters' : 'facts';
-    const addFact = (n: GNode): void => {
-      items.push({ id: n.id, group: false, category: n.category, strength: n.strength, pinned: n.pinned, superseded: n.superseded, label: n.label, size: sizeOf(n.strength) });
-      this.itemOfFact.set(n.id, n.id);
-    };
-    if (this.mode === 'facts') nodes.forEach(addFact);
-    else {
-      for (const g of buildGroups(nodes).values()) {
-        const key = `group:${g.key}`;
-        if (this.expanded.has(key) || g.members.length === 1) {
-          for (const id of g.members) {
-            const n = this.nodes.get(id);
-            if (n) addFact(n);
-          }
-          continue;
-        }
-        items.push({ id: key, group: true, category: g.category, strength: g.strength, pinned: false, superseded: false, label: g.label, size: Math.min(40, 6 + 3 * Math.sqrt(g.members.length)) });
-        for (const id of g.members) this.itemOfFact.set(id, key);
-      }
-    }
-    const index = new Map(items.map((it, i) => [it.id, i]));
-    const merged = groupEdges(this.edges.values(), (f) => this.itemOfFact.get(f));
-    const fresh = items.filter((it) => !this.known.has(it.id)).length;
-    const xs = new Float32Array(items.length);
-    const ys = new Float32Array(items.length);
-    items.forEach((it, i) => {
-      const p = this.known.get(it.id);
-      xs[i] = p ? p[0] : NaN;
-      ys[i] = p ? p[1] : NaN;
-    });
-    const links = new Int32Array(merged.length * 2);
-    const linkStrength = new Float32Array(merged.length);
-    this.drawnEdges = merged.map((e, k) => {
-      const s = index.get(e.source) ?? 0;
-      const t = index.get(e.target) ?? 0;
-      links[2 * k] = s;
-      links[2 * k + 1] = t;
-      linkStrength[k] = e.strength;
-      return { s, t, w: edgeWidth(e.strength) };
-    });
-    this.items = items;
-    this.index = index;
-    const pos = new Float32Array(items.length * 2);
-    items.forEach((_, i) => {
-      pos[2 * i] = Number.isNaN(xs[i] ?? NaN) ? 0 : (xs[i] ?? 0);
-      pos[2 * i + 1] = Number.isNaN(ys[i] ?? NaN) ? 0 : (ys[i] ?? 0);
-    });
-    this.pos = pos;
+    const scene = buildScene(this.nodes, this.edges.values(), this.expanded, this.known);
+    Object.assign(this, { items: scene.items, index: scene.index, itemOfFact: scene.itemOfFact, drawnEdges: scene.edges, pos: scene.pos, mode: scene.mode });
     this.generation++;
-    const msg: ToWorker = {
-      type: 'set',
-      rings: Float32Array.from(items, (it) => ringOf(it.strength)),
-      xs,
-      ys,
-      sizes: Float32Array.from(items, (it) => it.size),
-      links,
-      linkStrength,
-      // Settled graphs with a few changes only warm up a little: existing nodes barely move.
-      alpha: fresh > items.length / 2 ? 1 : 0.3,
-    };
-    this.worker.postMessage(msg);
+    this.worker.postMessage(scene.layout);
     this.needsDraw = true;
   }
 
@@ -339,110 +268,23 @@ export class GraphView {
   private draw(now: number): void {
     const ctx = this.canvas.getContext('2d');
     if (!ctx) return;
-    const dpr = window.devicePixelRatio || 1;
-    const t = this.transform;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * (this.width / 2 + t.x), dpr * (this.height / 2 + t.y));
-    const p = this.pos;
-    const px = (i: number): number => p[2 * i] ?? 0;
-    const py = (i: number): number => p[2 * i + 1] ?? 0;
-    // Edges, batched by width.
-    ctx.strokeStyle = 'rgba(120,130,150,0.45)';
-    const buckets = new Map<number, { s: number; t: number }[]>();
-    for (const e of this.drawnEdges) {
-      const w = Math.round(e.w * 2) / 2;
-      const b = buckets.get(w) ?? [];
-      b.push(e);
-      buckets.set(w, b);
-    }
-    for (const [w, list] of buckets) {
-      ctx.lineWidth = w / Math.max(1, t.k * 0.5);
-      ctx.beginPath();
-      for (const e of list) {
-        ctx.moveTo(px(e.s), py(e.s));
-        ctx.lineTo(px(e.t), py(e.t));
-      }
-      ctx.stroke();
-    }
-    // Nodes, batched by colour; dimmed when a search highlight is on and they do not match.
-    const byColor = new Map<string, number[]>();
-    for (let i = 0; i < this.items.length; i++) {
-      const it = this.items[i] as Item;
-      const dim = this.highlight !== null && !it.group && !this.highlight.has(it.id);
-      const key = dim ? '#d0d4dc' : CATEGORY_COLORS[it.category];
-      const list = byColor.get(key) ?? [];
-      list.push(i);
-      byColor.set(key, list);
-    }
-    for (const [color, list] of byColor) {
-      ctx.fillStyle = color;
-      ctx.globalAlpha = 0.92;
-      ctx.beginPath();
-      for (const i of list) {
-        const it = this.items[i] as Item;
-        ctx.moveTo(px(i) + it.size, py(i));
-        ctx.arc(px(i), py(i), it.size, 0, 2 * Math.PI);
-      }
-      ctx.fill();
-    }
-    ctx.globalAlpha = 1;
-    ctx.lineWidth = 2 / t.k;
-    ctx.strokeStyle = '#111';
-    ctx.beginPath();
-    for (let i = 0; i < this.items.length; i++) {
-      const it = this.items[i] as Item;
-      if (!it.pinned) continue;
-      ctx.moveTo(px(i) + it.size + 2.5, py(i));
-      ctx.arc(px(i), py(i), it.size + 2.5, 0, 2 * Math.PI);
-    }
-    ctx.stroke();
-    this.drawMarks(ctx, now, px, py);
-  }
-
-  /** Selection, hover, highlight outlines, labels and recall rings. */
-  private drawMarks(ctx: CanvasRenderingContext2D, now: number, px: (i: number) => number, py: (i: number) => number): void {
-    const t = this.transform;
-    const outline = (i: number, color: string, width: number): void => {
-      const it = this.items[i] as Item;
-      ctx.strokeStyle = color;
-      ctx.lineWidth = width / t.k;
-      ctx.beginPath();
-      ctx.arc(px(i), py(i), it.size + 4 / t.k, 0, 2 * Math.PI);
-      ctx.stroke();
-    };
-    if (this.highlight) for (const id of this.highlight) {
-      const i = this.index.get(id);
-      if (i !== undefined) outline(i, '#f5b700', 2);
-    }
-    const sel = this.selected === null ? undefined : this.index.get(this.selected);
-    if (sel !== undefined) outline(sel, '#d62728', 3);
-    ctx.fillStyle = '#222';
-    ctx.font = `${12 / t.k}px system-ui, sans-serif`;
-    const labelled = new Set<number>();
-    if (this.hovered !== null) labelled.add(this.hovered);
-    if (sel !== undefined) labelled.add(sel);
-    for (let i = 0; i < this.items.length; i++) {
-      const it = this.items[i] as Item;
-      if (it.group || it.size * t.k > 14) labelled.add(i);
-      if (labelled.size > 400) break;
-    }
-    for (const i of labelled) {
-      const it = this.items[i] as Item;
-      ctx.fillText(it.label.slice(0, 60), px(i) + it.size + 3 / t.k, py(i) + 4 / t.k);
-    }
-    for (const r of this.rings) {
-      const i = this.index.get(this.itemOfFact.get(r.id) ?? '');
-      if (i === undefined) continue;
-      const it = this.items[i] as Item;
-      const f = (now - r.start) / RING_MS;
-      ctx.strokeStyle = `rgba(255,140,0,${1 - f})`;
-      ctx.lineWidth = 3 / t.k;
-      ctx.beginPath();
-      ctx.arc(px(i), py(i), it.size + (4 + 28 * f) / t.k, 0, 2 * Math.PI);
-      ctx.stroke();
-      ctx.fillStyle = `rgba(160,80,0,${1 - f})`;
-      ctx.fillText(r.score.toFixed(2), px(i) + it.size + 6 / t.k, py(i) - it.size - 4 / t.k);
-    }
+    drawFrame(ctx, {
+      dpr: window.devicePixelRatio || 1,
+      width: this.width,
+      height: this.height,
+      canvasWidth: this.canvas.width,
+      canvasHeight: this.canvas.height,
+      transform: this.transform,
+      items: this.items,
+      pos: this.pos,
+      edges: this.drawnEdges,
+      highlight: this.highlight,
+      selected: this.selected === null ? undefined : this.index.get(this.selected),
+      hovered: this.hovered,
+      rings: this.rings.map((r) => ({ index: this.index.get(this.itemOfFact.get(r.id) ?? ''), start: r.start, score: r.score })),
+      indexOf: (id) => this.index.get(id),
+      now,
+      ringMs: RING_MS,
+    });
   }
 }

@@ -1,0 +1,82 @@
+/**
+ * What the view draws for a set of facts and links: the items (facts, or groups past CLUSTER_THRESHOLD
+ * facts unless expanded), which item draws each fact, the merged edges between items, and the layout
+ * worker's input with every item's last known position (so settled nodes stay where they were).
+ */
+import type { GEdge, GNode } from '../lib/types';
+import { buildGroups, CLUSTER_THRESHOLD, groupEdges } from './clusters';
+import type { LayoutInput } from './protocol';
+import type { Item } from './renderer';
+import { edgeWidth, ringOf, sizeOf } from './style';
+
+export interface Scene {
+  readonly mode: 'facts' | 'clusters';
+  readonly items: readonly Item[];
+  readonly index: ReadonlyMap<string, number>;
+  readonly itemOfFact: ReadonlyMap<string, string>;
+  readonly edges: readonly { s: number; t: number; w: number }[];
+  /** Initial positions (known ones, else 0,0 until the first tick). */
+  readonly pos: Float32Array;
+  readonly layout: LayoutInput;
+}
+
+export function buildScene(nodes: ReadonlyMap<string, GNode>, edges: Iterable<GEdge>, expanded: ReadonlySet<string>, known: ReadonlyMap<string, readonly [number, number]>): Scene {
+  const items: Item[] = [];
+  const itemOfFact = new Map<string, string>();
+  const mode = nodes.size > CLUSTER_THRESHOLD ? 'clusters' : 'facts';
+  const addFact = (n: GNode): void => {
+    items.push({ id: n.id, group: false, category: n.category, strength: n.strength, pinned: n.pinned, superseded: n.superseded, label: n.label, size: sizeOf(n.strength) });
+    itemOfFact.set(n.id, n.id);
+  };
+  if (mode === 'facts') nodes.forEach(addFact);
+  else {
+    for (const g of buildGroups([...nodes.values()]).values()) {
+      const key = `group:${g.key}`;
+      if (expanded.has(key) || g.members.length === 1) {
+        for (const id of g.members) {
+          const n = nodes.get(id);
+          if (n) addFact(n);
+        }
+        continue;
+      }
+      items.push({ id: key, group: true, category: g.category, strength: g.strength, pinned: false, superseded: false, label: g.label, size: Math.min(40, 6 + 3 * Math.sqrt(g.members.length)) });
+      for (const id of g.members) itemOfFact.set(id, key);
+    }
+  }
+  const index = new Map(items.map((it, i) => [it.id, i]));
+  const merged = groupEdges(edges, (f) => itemOfFact.get(f));
+  const xs = new Float32Array(items.length);
+  const ys = new Float32Array(items.length);
+  const pos = new Float32Array(items.length * 2);
+  let fresh = 0;
+  items.forEach((it, i) => {
+    const p = known.get(it.id);
+    if (!p) fresh++;
+    xs[i] = p ? p[0] : NaN;
+    ys[i] = p ? p[1] : NaN;
+    pos[2 * i] = p ? p[0] : 0;
+    pos[2 * i + 1] = p ? p[1] : 0;
+  });
+  const links = new Int32Array(merged.length * 2);
+  const linkStrength = new Float32Array(merged.length);
+  const drawn = merged.map((e, k) => {
+    const s = index.get(e.source) ?? 0;
+    const t = index.get(e.target) ?? 0;
+    links[2 * k] = s;
+    links[2 * k + 1] = t;
+    linkStrength[k] = e.strength;
+    return { s, t, w: edgeWidth(e.strength) };
+  });
+  const layout: LayoutInput = {
+    type: 'set',
+    rings: Float32Array.from(items, (it) => ringOf(it.strength)),
+    xs,
+    ys,
+    sizes: Float32Array.from(items, (it) => it.size),
+    links,
+    linkStrength,
+    // A settled graph with a few changes only warms up a little: existing nodes barely move.
+    alpha: fresh > items.length / 2 ? 1 : 0.3,
+  };
+  return { mode, items, index, itemOfFact, edges: drawn, pos, layout };
+}
