@@ -74,13 +74,13 @@ function drawEdges(ctx: CanvasRenderingContext2D, f: Frame): void {
   }
 }
 
-/** Nodes batched by colour; dimmed when a search highlight is on and they do not match; pinned ringed. */
+/** Nodes batched by colour; grey when superseded, or when a search highlight is on and they do not match; pinned ringed. */
 function drawNodes(ctx: CanvasRenderingContext2D, f: Frame): void {
   const byColor = new Map<string, number[]>();
   for (let i = 0; i < f.items.length; i++) {
     const it = f.items[i] as Item;
-    const dim = f.highlight !== null && !it.group && !f.highlight.has(it.id);
-    const key = dim ? '#d0d4dc' : CATEGORY_COLORS[it.category];
+    const dim = (f.highlight !== null && !it.group && !f.highlight.has(it.id)) || it.superseded;
+    const key = dim ? (it.superseded ? '#b9bec8' : '#d0d4dc') : CATEGORY_COLORS[it.category];
     const list = byColor.get(key) ?? [];
     list.push(i);
     byColor.set(key, list);
