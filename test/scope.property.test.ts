@@ -202,6 +202,8 @@ function factIdsOf(e: MemoryEvent): string[] {
     case 'conflict.raised':
     case 'conflict.resolved':
       return [e.conflict.newFactId, e.conflict.oldFactId];
+    case 'plugin':
+      return [];
   }
 }
 

@@ -20,6 +20,7 @@ export const EVENT_KINDS = [
   'recall',
   'conflict.raised',
   'conflict.resolved',
+  'plugin',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -56,7 +57,9 @@ export type EventPayload =
       readonly scores: readonly ScoredFact[];
       readonly scopes: readonly Scope[];
     }
-  | { readonly kind: 'conflict.raised' | 'conflict.resolved'; readonly conflict: Conflict; readonly scopes: readonly Scope[] };
+  | { readonly kind: 'conflict.raised' | 'conflict.resolved'; readonly conflict: Conflict; readonly scopes: readonly Scope[] }
+  /** A plugin's own event (context.emit): every subscriber sees it (no scopes), with the data as the plugin sent it. */
+  | { readonly kind: 'plugin'; readonly pluginId: string; readonly event: string; readonly data: unknown; readonly scopes: readonly Scope[] };
 
 /** An event as read back from the log. `seq` is the resume point. */
 export type MemoryEvent = EventPayload & { readonly seq: number; readonly at: number };

@@ -46,6 +46,8 @@ export interface RecallOptions {
   readonly vectorDeadlineMs: number;
   /** false: a look-up (dashboard search) that is not a recall: nothing is logged or strengthened. Default true. */
   readonly record?: boolean;
+  /** Plugins' afterSearch: may filter or reorder the results before they are logged and returned. */
+  readonly afterSearch?: (hits: readonly RecallHit[]) => Promise<readonly RecallHit[]>;
 }
 
 export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller, options: RecallOptions): Promise<RecallResult> {
@@ -72,7 +74,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const now = ctx.now();
   const fused = rrf<Fact>([fts.map((h) => h.fact), vecFacts], (f) => f.id);
   const bm25 = new Map(fts.map((h) => [h.fact.id, h.relevance]));
-  const results = fused
+  const ranked = fused
     .map((f) => {
       const why: RecallWhy = {
         ftsRank: f.ranks[0] ?? null,
@@ -86,6 +88,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
     })
     .sort((a, b) => b.score - a.score)
     .slice(0, i.limit);
+  const results = options.afterSearch ? await options.afterSearch(ranked) : ranked;
   const mode = options.semantic ? 'hybrid' : 'fulltext';
   const degraded = vec !== null && vec.hits === null;
   const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now);

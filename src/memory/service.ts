@@ -4,6 +4,7 @@
  * input is validated before anything is written.
  */
 import type { Database } from 'better-sqlite3';
+import { MemoryError } from '../core/errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { MemoryEvent } from '../core/events.js';
 import type { FactId } from '../core/ids.js';
@@ -29,6 +30,10 @@ import type { VectorInitResult } from '../actors/vector/contract.js';
 import { exportData, importData, type ExportOptions, type ImportOptions } from './transfer.js';
 import { credentialGet, vaultList, vaultPut, vaultRemove } from './vault.js';
 import { editFact, storeFact, storeFacts } from './write.js';
+import { deleteWithHooks, editWithHooks, recallWithHooks, storeWithHooks } from './hooked.js';
+import type { ServicePlugins } from './plugin-hooks.js';
+import { emitPluginEvent } from './plugin-events.js';
+import { vectorSearch } from './vector-search.js';
 
 export interface MemoryServiceOptions {
   readonly config: ResolvedConfig;
@@ -45,6 +50,7 @@ export class MemoryService {
   private readonly ctx: Ctx;
   private closed = false;
   private semantic: Semantic | null = null;
+  private pluginRuntime: ServicePlugins | null = null;
 
   private constructor(db: Database, options: MemoryServiceOptions) {
     this.config = options.config;
@@ -82,12 +88,23 @@ export class MemoryService {
   /** Hybrid recall (full text + vectors when the semantic layer runs; full text only otherwise). */
   memoryRecall(input: RecallInput, caller: Caller = OPERATOR) {
     const c = parseCaller(caller);
-    return memoryRecall(this.ctx, input, c, { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs });
+    const options = { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs };
+    if (this.pluginRuntime) return recallWithHooks(this.ctx, this.pluginRuntime, input, c, options, 'recall');
+    return memoryRecall(this.ctx, input, c, options);
   }
-  /** Hybrid search that is not a recall (the dashboard's search box): nothing is logged or strengthened. */
-  search(input: RecallInput, caller: Caller = OPERATOR) {
+  /**
+   * Hybrid search that is not a recall (the dashboard's search box): nothing is logged or strengthened.
+   * `plugins: false` skips the plugins' search hooks (what a plugin itself searches with).
+   */
+  search(input: RecallInput, caller: Caller = OPERATOR, options: { plugins?: boolean } = {}) {
     const c = parseCaller(caller);
-    return memoryRecall(this.ctx, input, c, { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs, record: false });
+    const o = { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs, record: false };
+    if (this.pluginRuntime && options.plugins !== false) return recallWithHooks(this.ctx, this.pluginRuntime, input, c, o, 'search');
+    return memoryRecall(this.ctx, input, c, o);
+  }
+  /** Facts nearest in meaning to `query` (the vector leg alone); needs the semantic layer. */
+  vectorSearch(query: string, caller: Caller = OPERATOR, limit = 10) {
+    return vectorSearch(this.ctx, this.semantic, query, parseCaller(caller), limit, this.config.search.vectorDeadlineMs);
   }
   /** Credential facts about a failing target, for the auth-failure hook (session-scoped never included). */
   credentialRecall(q: CredentialQuery, caller: Caller, options: { includeVault: boolean; limit?: number; vectorDeadlineMs: number }) {
@@ -104,6 +121,25 @@ export class MemoryService {
   deleteFact(id: string, caller: Caller = OPERATOR) {
     return deleteFact(this.ctx, id, parseCaller(caller));
   }
+
+  // Through the plugin hooks (src/plugins): what the CLI, GraphQL and agent tools call. With no plugin
+  // attached each is the plain operation above, answered in a resolved promise.
+  /** memory_store with beforeFactStore (may change or refuse the fact) and afterFactStore. */
+  storeWithHooks(input: StoreInput, caller: Caller = OPERATOR, source: FactSource = 'tool') {
+    if (!this.pluginRuntime) return Promise.resolve(this.memoryStore(input, caller, source));
+    return storeWithHooks(this.ctx, this.pluginRuntime, input, parseCaller(caller), source);
+  }
+  /** editFact with beforeFactStore (operation 'edit') and afterFactStore. */
+  editWithHooks(input: EditInput, caller: Caller = OPERATOR, source: FactSource = 'cli') {
+    if (!this.pluginRuntime) return Promise.resolve(this.editFact(input, caller, source));
+    return editWithHooks(this.ctx, this.pluginRuntime, input, parseCaller(caller), source);
+  }
+  /** deleteFact with beforeFactDelete (false vetoes) and afterFactDelete. */
+  deleteWithHooks(id: string, caller: Caller = OPERATOR) {
+    if (!this.pluginRuntime) return Promise.resolve(this.deleteFact(id, caller));
+    return deleteWithHooks(this.ctx, this.pluginRuntime, id, parseCaller(caller));
+  }
+
   pin(id: string, caller: Caller = OPERATOR) {
     return setPinned(this.ctx, id, true, parseCaller(caller));
   }
@@ -200,6 +236,23 @@ export class MemoryService {
     return this.ctx.bus.subscribe(parseCaller(caller), listener, fromSeq);
   }
 
+  /** A plugin's own event, delivered to subscribers as kind 'plugin' (what context.emit in a plugin calls). */
+  emitPluginEvent(pluginId: string, event: string, data: unknown): void {
+    emitPluginEvent(this.ctx, pluginId, event, data);
+  }
+
+  /** The plugins attached to this service (src/plugins), or null: then no hook runs and nothing costs. */
+  get plugins(): ServicePlugins | null {
+    return this.pluginRuntime;
+  }
+
+  /** Attach the plugin runtime: the *WithHooks operations, recall and search run its hooks from now on. */
+  attachPlugins(plugins: ServicePlugins): void {
+    if (this.closed) throw new MemoryError('MEM_ERR_ACTOR_CLOSED', 'the service is closed');
+    if (this.pluginRuntime && this.pluginRuntime !== plugins) throw new MemoryError('MEM_ERR_INTERNAL', 'plugins are already attached');
+    this.pluginRuntime = plugins;
+  }
+
   /** The running semantic layer, if any (see src/main.ts, which wires the embedding and vector actors). */
   get semanticLayer(): Semantic | null {
     return this.semantic;
@@ -222,18 +275,28 @@ export class MemoryService {
     return runMaintenance(this.ctx, { eventRetentionDays: s.eventRetentionDays, deletedRetentionDays: s.deletedRetentionDays, recallRetentionDays: s.recallRetentionDays });
   }
 
-  /** Stop the semantic layer (persisting the index), the bus, and the database connection. */
+  /**
+   * Stop the plugins (their onShutdown hooks run first, while the store is still open), the semantic layer
+   * (persisting the index), the bus, and the database connection.
+   */
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
     const semantic = this.semantic;
+    const plugins = this.pluginRuntime;
     this.semantic = null;
     const teardown = (): void => {
       this.ctx.bus.close();
       this.ctx.db.close();
     };
     // Without workers the connection closes synchronously, before close() returns.
-    if (!semantic) return Promise.resolve(teardown());
-    return semantic.close().finally(teardown);
+    if (!semantic && !plugins) return Promise.resolve(teardown());
+    const stopPlugins = plugins ? plugins.close().catch(() => undefined) : Promise.resolve();
+    return stopPlugins
+      .then(() => {
+        this.pluginRuntime = null;
+        return semantic?.close();
+      })
+      .finally(teardown);
   }
 }

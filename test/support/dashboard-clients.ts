@@ -81,10 +81,11 @@ export interface ActivityEvent {
   readonly recall: { readonly id: string; readonly query: string; readonly scores: readonly { readonly factId: string; readonly score: number }[] } | null;
   readonly conflict: { readonly id: string; readonly status: string } | null;
   readonly fact: { readonly id: string; readonly text: string } | null;
+  readonly plugin: { readonly pluginId: string; readonly event: string; readonly data: string } | null;
 }
 
 export const ACTIVITY_FIELDS =
-  'seq kind factId oldFactId pinned reason link { id source target linkType strength } linkIds recall { id query scores { factId score } } conflict { id status } fact { id text }';
+  'seq kind factId oldFactId pinned reason link { id source target linkType strength } linkIds recall { id query scores { factId score } } conflict { id status } fact { id text } plugin { pluginId event data }';
 
 /** `subscription { memoryActivity<args> { ... } }` */
 export const activityQuery = (args = ''): string => `subscription { memoryActivity${args} { ${ACTIVITY_FIELDS} } }`;

@@ -20,14 +20,15 @@ interface Args {
 const a = (args: Record<string, unknown>): Args => args as Args;
 
 export const mutationFields: FieldMap<unknown> = {
-  createFact: (_p, args, ctx) => ctx.svc.memoryStore(clean(a(args).input) as StoreInput, ctx.caller, 'graphql').fact,
+  // Stores, edits and deletes run the plugins' hooks (a no-op without plugins).
+  createFact: async (_p, args, ctx) => (await ctx.svc.storeWithHooks(clean(a(args).input) as StoreInput, ctx.caller, 'graphql')).fact,
   editFact: (_p, args, ctx) => {
     // entity: null is meaningful here (clear the entity); other nulls mean "unchanged".
     const input = a(args).input ?? {};
     const fields = { ...clean(input), ...(input.entity === null ? { entity: null } : {}) };
-    return ctx.svc.editFact({ ...fields, id: a(args).id } as EditInput, ctx.caller, 'graphql');
+    return ctx.svc.editWithHooks({ ...fields, id: a(args).id } as EditInput, ctx.caller, 'graphql');
   },
-  deleteFact: (_p, args, ctx) => ({ id: ctx.svc.deleteFact(a(args).id ?? '', ctx.caller).id, deleted: true }),
+  deleteFact: async (_p, args, ctx) => ({ id: (await ctx.svc.deleteWithHooks(a(args).id ?? '', ctx.caller)).id, deleted: true }),
   pinFact: (_p, args, ctx) => ctx.svc.pin(a(args).id ?? '', ctx.caller),
   unpinFact: (_p, args, ctx) => ctx.svc.unpin(a(args).id ?? '', ctx.caller),
   createLink: (_p, args, ctx) => {

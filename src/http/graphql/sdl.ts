@@ -176,7 +176,11 @@ enum EventKind {
   FACT_STORED FACT_SUPERSEDED FACT_DELETED FACT_UPDATED FACT_ENDED
   LINK_CREATED LINK_STRENGTHENED LINK_UPDATED LINK_DELETED
   RECALL CONFLICT_RAISED CONFLICT_RESOLVED
+  PLUGIN
 }
+
+"An event a plugin emitted (context.emit). Every subscriber sees it."
+type PluginEvent { pluginId: String!, event: String!, "The plugin's data as JSON text." data: String! }
 
 "A recall as it reaches a subscriber: only the facts the subscriber may see, each with its score."
 type RecallPulse { id: ID!, kind: RecallKind!, query: String!, target: String, scores: [FactScore!]! }
@@ -200,6 +204,7 @@ type MemoryEvent {
   linkIds: [ID!]
   recall: RecallPulse
   conflict: Conflict
+  plugin: PluginEvent
 }
 
 type Subscription {

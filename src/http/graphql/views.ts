@@ -101,4 +101,5 @@ export const eventFields: FieldMap<MemoryEvent> = {
   recall: (e) =>
     e.kind === 'recall' ? { id: e.recallId, kind: e.recallKind, query: e.query, target: e.target, scores: e.scores } : null,
   conflict: (e) => (e.kind === 'conflict.raised' || e.kind === 'conflict.resolved' ? e.conflict : null),
+  plugin: (e) => (e.kind === 'plugin' ? { pluginId: e.pluginId, event: e.event, data: JSON.stringify(e.data ?? null) } : null),
 };
