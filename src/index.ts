@@ -11,3 +11,21 @@ export type { FactId, LinkId, ConflictId, EpisodeId, RecallEventId } from './cor
 export * from './core/types.js';
 export type { MemoryEvent, EventKind } from './core/events.js';
 export type { StoreInput, EditInput, LinkInput, RecallInput, VaultPutInput } from './memory/inputs.js';
+export {
+  CollabService,
+  type CollabServiceOptions,
+  type AddCommentInput,
+  type CreateOrgInput,
+  type CreateSpaceInput,
+  type CreateSuggestionInput,
+  type GrantInput,
+  type MemberInput,
+  type MemberRef,
+  type SpaceFactInput,
+  type UpdateOrgInput,
+  type UpdateSpaceInput,
+  type UpdateSuggestionInput,
+} from './collab/service.js';
+export * from './core/collab.js';
+export { ROLE_PERMISSIONS, OVERRIDING_ROLES, ORG_ACTIONS, ORG_ACTION_ROLES, effectivePermissions, type OrgAction, type SpaceAccess } from './core/collab-rules.js';
+export type { OrgId, SpaceId, SuggestionId, CommentId, ActivityId } from './core/ids.js';

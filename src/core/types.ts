@@ -28,7 +28,8 @@ export type ConflictResolution = (typeof CONFLICT_RESOLUTIONS)[number];
 export const VAULT_TYPES = ['password', 'token', 'api_key', 'ssh_key', 'certificate', 'other'] as const;
 export type VaultType = (typeof VAULT_TYPES)[number];
 
-export const FACT_SOURCES = ['tool', 'cli', 'import', 'graphql', 'plugin', 'system'] as const;
+/** Where a fact version came from; `collab`: an accepted collaboration suggestion. */
+export const FACT_SOURCES = ['tool', 'cli', 'import', 'graphql', 'plugin', 'system', 'collab'] as const;
 export type FactSource = (typeof FACT_SOURCES)[number];
 
 /** Where a fact is visible. `agentId` is set for agent scope, `sessionId` (and the writing agent) for session scope. */

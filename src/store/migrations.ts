@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { MemoryError } from '../core/errors.js';
 import { SCHEMA_V1 } from './schema-v1.js';
 import { SCHEMA_V2 } from './schema-v2.js';
+import { SCHEMA_V3 } from './schema-v3.js';
 
 export interface Migration {
   readonly version: number;
@@ -18,6 +19,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'core: facts, fts, links, episodes, recalls, events, vault', up: (db) => db.exec(SCHEMA_V1) },
   { version: 2, name: 'embeddings: fact_vectors', up: (db) => db.exec(SCHEMA_V2) },
+  { version: 3, name: 'collaboration: orgs, members, spaces, grants, space facts, suggestions, comments, activities', up: (db) => db.exec(SCHEMA_V3) },
 ];
 
 export function schemaVersion(db: Database): number {
