@@ -28,7 +28,7 @@ export class OrgRepo {
 
   /** Organizations the user is a member of, oldest first. */
   listForUser(userId: string): Organization[] {
-    const rows = prep(this.db, `SELECT o.* FROM collab_orgs o JOIN collab_members m ON m.org_id = o.id WHERE m.user_id = ? ORDER BY o.created_at, o.id`)
+    const rows = prep(this.db, `SELECT o.* FROM collab_orgs o JOIN collab_members m ON m.org_id = o.id WHERE m.user_id = ? ORDER BY o.created_at, o.rowid`)
       .all(userId) as OrgRow[];
     return rows.map(toOrg);
   }
@@ -44,7 +44,7 @@ export class OrgRepo {
 
   /** Members in join order. */
   members(orgId: string): Member[] {
-    return (prep(this.db, 'SELECT * FROM collab_members WHERE org_id = ? ORDER BY joined_at, user_id').all(orgId) as MemberRow[]).map(toMember);
+    return (prep(this.db, 'SELECT * FROM collab_members WHERE org_id = ? ORDER BY joined_at, rowid').all(orgId) as MemberRow[]).map(toMember);
   }
 
   countRole(orgId: string, role: OrgRole): number {

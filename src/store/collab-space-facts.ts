@@ -30,14 +30,14 @@ export class SpaceFactRepo {
 
   /** The placements of a space, oldest first. */
   list(spaceId: string): SpaceFact[] {
-    return (prep(this.db, 'SELECT * FROM collab_space_facts WHERE space_id = ? ORDER BY added_at, lineage_id').all(spaceId) as SpaceFactRow[]).map(toSpaceFact);
+    return (prep(this.db, 'SELECT * FROM collab_space_facts WHERE space_id = ? ORDER BY added_at, rowid').all(spaceId) as SpaceFactRow[]).map(toSpaceFact);
   }
 
   /** The current version of every fact in the space that `v` may see, in placement order. */
   currentFacts(spaceId: string, v: Visibility, limit: number): Fact[] {
     const scope = scopeSql(v, 'f');
     const sql = `SELECT f.* FROM collab_space_facts p JOIN facts f ON f.lineage_id = p.lineage_id AND f.valid_until IS NULL
-      WHERE p.space_id = ? AND ${scope.sql} ORDER BY p.added_at, p.lineage_id LIMIT ?`;
+      WHERE p.space_id = ? AND ${scope.sql} ORDER BY p.added_at, p.rowid LIMIT ?`;
     return (prep(this.db, sql).all(spaceId, ...scope.params, limit) as FactRow[]).map(toFact);
   }
 }

@@ -26,7 +26,7 @@ export class SpaceRepo {
 
   /** The org's spaces, oldest first. */
   listForOrg(orgId: string): MemorySpace[] {
-    return (prep(this.db, 'SELECT * FROM collab_spaces WHERE org_id = ? ORDER BY created_at, id').all(orgId) as SpaceRow[]).map(toSpace);
+    return (prep(this.db, 'SELECT * FROM collab_spaces WHERE org_id = ? ORDER BY created_at, rowid').all(orgId) as SpaceRow[]).map(toSpace);
   }
 
   update(id: SpaceId, fields: { name: string; visibility: SpaceVisibility }): void {

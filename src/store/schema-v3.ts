@@ -5,7 +5,8 @@
  * Deleting an organization cascades to its members and spaces, and a space to its grants, fact
  * placements, suggestions and comments. The activity trail has no foreign keys: it outlives what it
  * records. Facts are referenced by id without a foreign key (a space holds a fact's lineage, which
- * survives edits; maintenance may purge long-deleted versions).
+ * survives edits; maintenance may purge long-deleted versions). Lists come back in insertion order
+ * (rowid), which ids minted in the same millisecond do not keep.
  */
 const ROLE = `'owner','admin','editor','viewer'`;
 const PERMISSION = `'read','write','delete','manage'`;
@@ -24,7 +25,7 @@ CREATE TABLE collab_members (
   role TEXT NOT NULL CHECK (role IN (${ROLE})),
   joined_at INTEGER NOT NULL,
   PRIMARY KEY (org_id, user_id)
-) WITHOUT ROWID;
+);
 CREATE INDEX collab_members_user ON collab_members (user_id);
 
 CREATE TABLE collab_spaces (
@@ -54,7 +55,7 @@ CREATE TABLE collab_space_facts (
   added_by TEXT NOT NULL,
   added_at INTEGER NOT NULL,
   PRIMARY KEY (space_id, lineage_id)
-) WITHOUT ROWID;
+);
 CREATE INDEX collab_space_facts_lineage ON collab_space_facts (lineage_id);
 
 CREATE TABLE collab_suggestions (
