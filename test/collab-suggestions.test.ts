@@ -40,6 +40,20 @@ describe('suggestions', () => {
     }
   });
 
+  it('memory subscribers see the accepted edit like any other (fact.stored, fact.superseded)', async () => {
+    w = makeWorld();
+    const { collab, svc, facts } = w;
+    const seen: string[] = [];
+    const sub = svc.subscribe({ role: 'operator', agentId: null, sessionId: null }, (e) => seen.push(e.kind));
+    try {
+      const accepted = collab.acceptSuggestion(EDITOR, w.suggestion.id);
+      await expect.poll(() => seen, { timeout: 3000 }).toEqual(expect.arrayContaining(['fact.stored', 'fact.superseded']));
+      expect(svc.getFact(facts.org.id).supersededBy).toBe(accepted.appliedFactId);
+    } finally {
+      sub.unsubscribe();
+    }
+  });
+
   it('pending -> rejected: nothing happens to the fact', () => {
     w = makeWorld();
     const { collab, svc, facts, clock } = w;
