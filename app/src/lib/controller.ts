@@ -94,6 +94,8 @@ export class Controller {
   private live: { close: () => void } | null = null;
   private pending: (() => Promise<unknown>) | null = null;
   private searchTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The event log's last seq when the graph was last read. */
+  private graphSeq: number | null = null;
 
   constructor(
     readonly view: GraphView,
@@ -113,6 +115,7 @@ export class Controller {
       onEvent: (e) => this.onEvent(e),
       onStatus: (s) => (this.ui.live = s),
       onReconnect: () => void this.loadGraph(),
+      fromSeq: this.graphSeq,
     });
     void this.loadGaps();
   }
@@ -131,7 +134,8 @@ export class Controller {
       limit: GRAPH_LIMIT,
     };
     try {
-      const r = await gql<{ graph: { truncated: boolean; nodes: GNode[]; edges: GEdge[] }; stats: { totalFacts: number; links: number; openConflicts: number; searchMode: string } }>(D.GRAPH, { filter });
+      const r = await gql<{ graph: { truncated: boolean; nodes: GNode[]; edges: GEdge[] }; stats: { totalFacts: number; links: number; openConflicts: number; searchMode: string; lastEventSeq: number } }>(D.GRAPH, { filter });
+      this.graphSeq = r.stats.lastEventSeq;
       this.view.setGraph(r.graph.nodes, r.graph.edges);
       Object.assign(this.ui, { truncated: r.graph.truncated, totalFacts: r.stats.totalFacts, links: r.stats.links, openConflicts: r.stats.openConflicts, searchMode: r.stats.searchMode });
       this.refreshView();

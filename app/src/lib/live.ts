@@ -13,13 +13,15 @@ export interface LiveOptions {
   onStatus: (s: LiveStatus) => void;
   /** Called after a reconnect succeeded (the base graph may be stale). */
   onReconnect: () => void;
+  /** The last event the base graph already reflects: the stream resumes after it (none missed before the first event). */
+  fromSeq?: number | null;
 }
 
 const MAX_BACKOFF_MS = 10_000;
 
 export function connectLive(o: LiveOptions): { close: () => void } {
   let closed = false;
-  let lastSeq: number | null = null;
+  let lastSeq: number | null = o.fromSeq ?? null;
   let attempt = 0;
   let ctrl: AbortController | null = null;
 
