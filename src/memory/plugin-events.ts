@@ -3,12 +3,9 @@
  * every change, so subscribers in every process receive them (kind 'plugin', visible to every caller).
  */
 import { invalidInput } from '../core/errors.js';
+import { PLUGIN_EVENT_PATTERN, PLUGIN_ID_PATTERN } from '../core/plugin-names.js';
 import type { Ctx } from './context.js';
 
-/** A plugin id: lower-case letters, digits and dashes (the manifest's `hybridMem.id`). */
-export const PLUGIN_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
-/** An event name: letters, digits and `. _ : -`, at most 100 characters. */
-export const PLUGIN_EVENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 /** The largest event data, as JSON text. */
 export const PLUGIN_EVENT_MAX_BYTES = 64 * 1024;
 

@@ -6,6 +6,7 @@
  * survive the thread boundary.
  */
 import { availableParallelism } from 'node:os';
+import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { MemoryError } from '../../core/errors.js';
 import { unwrap, type Call, type Envelope } from './envelope.js';
@@ -23,11 +24,14 @@ export interface PoolOptions {
   /** Plain data every worker receives (config, paths). */
   readonly workerData?: Readonly<Record<string, unknown>>;
   readonly idleTimeoutMs?: number;
+  /** Heap limits per worker (plugin workers: a runaway plugin dies alone). */
+  readonly resourceLimits?: ResourceLimits;
 }
 
 export interface CallOptions {
   readonly timeoutMs?: number;
-  readonly transfer?: readonly ArrayBuffer[];
+  /** Moved, not copied: vector buffers, or a MessagePort handed to the worker. */
+  readonly transfer?: readonly (ArrayBuffer | MessagePort)[];
   readonly signal?: AbortSignal;
 }
 
@@ -51,6 +55,7 @@ export class ActorPool {
       idleTimeout: options.idleTimeoutMs ?? 60_000,
       workerData: { ...options.workerData, __target: where.target },
       atomics: 'disabled',
+      ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
     });
   }
 
@@ -70,7 +75,7 @@ export class ActorPool {
     const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
     const task: Call = { method, args };
     try {
-      const result = (await this.piscina.run(task, { signal, transferList: opts.transfer as ArrayBuffer[] | undefined })) as Envelope<T>;
+      const result = (await this.piscina.run(task, { signal, transferList: opts.transfer as (ArrayBuffer | MessagePort)[] | undefined })) as Envelope<T>;
       return unwrap(result);
     } catch (err) {
       if (err instanceof MemoryError) throw err;

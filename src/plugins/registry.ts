@@ -1,0 +1,86 @@
+/**
+ * The plugin registry: `<data dir>/plugins/registry.json`, the list of installed plugins (where each one
+ * lives, whether it is enabled, its config). Installed packages live beside it in `<data dir>/plugins/<id>/`.
+ * Written atomically (temp file, fsync, rename), so a crash leaves the old or the new list, never half.
+ * No registry file means no plugin is installed: the one check every command pays (an existsSync).
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { describeIssues, issuesMessage } from '../config/issues.js';
+import { MemoryError } from '../core/errors.js';
+import { PLUGIN_ID_PATTERN } from '../core/plugin-names.js';
+
+const entrySchema = z.strictObject({
+  id: z.string().regex(PLUGIN_ID_PATTERN),
+  enabled: z.boolean(),
+  source: z.strictObject({ kind: z.enum(['local', 'npm']), spec: z.string().min(1) }),
+  /** The package folder, relative to `<data dir>/plugins/<id>` ('' when the package is that folder). */
+  packagePath: z.string().refine((p) => !p.split(/[\\/]/).includes('..'), 'a path inside the plugin folder'),
+  installedAt: z.int().min(0),
+  /** Overlaid on the manifest's default config. */
+  config: z.record(z.string(), z.unknown()).default({}),
+});
+
+const registrySchema = z.strictObject({ version: z.literal(1), plugins: z.array(entrySchema) });
+
+export type RegistryEntry = z.output<typeof entrySchema>;
+export interface Registry {
+  readonly version: 1;
+  readonly plugins: readonly RegistryEntry[];
+}
+
+export const pluginsDir = (dataDir: string): string => join(dataDir, 'plugins');
+export const registryPath = (dataDir: string): string => join(pluginsDir(dataDir), 'registry.json');
+/** Where the plugin `id` is installed. */
+export const pluginHome = (dataDir: string, id: string): string => join(pluginsDir(dataDir), id);
+export const packageDirOf = (dataDir: string, e: RegistryEntry): string => join(pluginHome(dataDir, e.id), e.packagePath);
+
+/** True when a registry file exists (cheap: no read, no parse). */
+export function hasRegistry(dataDir: string): boolean {
+  return existsSync(registryPath(dataDir));
+}
+
+export function readRegistry(dataDir: string): Registry {
+  const file = registryPath(dataDir);
+  if (!existsSync(file)) return { version: 1, plugins: [] };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new MemoryError('MEM_ERR_CONFIG_UNREADABLE', `the plugin registry ${file} is not valid JSON: ${(cause as Error).message}`, { cause });
+  }
+  const r = registrySchema.safeParse(doc);
+  if (!r.success) throw new MemoryError('MEM_ERR_CONFIG_INVALID', `the plugin registry ${file} is damaged: ${issuesMessage(describeIssues(r.error, doc, 'registry', 'field'))}`);
+  return r.data;
+}
+
+export function writeRegistry(dataDir: string, registry: Registry): void {
+  mkdirSync(pluginsDir(dataDir), { recursive: true });
+  const file = registryPath(dataDir);
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, `${JSON.stringify(registry, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+/** The entry for `id`, or MEM_ERR_PLUGIN_NOT_FOUND. */
+export function findEntry(registry: Registry, id: string): RegistryEntry {
+  const e = registry.plugins.find((p) => p.id === id);
+  if (!e) {
+    const known = registry.plugins.map((p) => p.id);
+    throw new MemoryError('MEM_ERR_PLUGIN_NOT_FOUND', `no installed plugin ${JSON.stringify(id)} (${known.length ? `installed: ${known.join(', ')}` : 'none is installed'})`);
+  }
+  return e;
+}
+
+/** The registry with `id`'s entry replaced by `change(entry)`. */
+export function updateEntry(registry: Registry, id: string, change: (e: RegistryEntry) => RegistryEntry): Registry {
+  findEntry(registry, id);
+  return { version: 1, plugins: registry.plugins.map((p) => (p.id === id ? change(p) : p)) };
+}
