@@ -29,6 +29,10 @@ export const App = component$(() => {
         if (id) tab.value = 'inspect';
       },
       onHover: () => undefined,
+      onScene: (mode, drawn) => {
+        ui.mode = mode;
+        ui.drawn = drawn;
+      },
     });
     c = new Controller(view, ui);
     ctrl.value = noSerialize(c);

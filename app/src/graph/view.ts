@@ -14,6 +14,8 @@ import { drawFrame, type Item } from './renderer';
 export interface ViewCallbacks {
   onSelect(id: string | null): void;
   onHover(id: string | null): void;
+  /** After every rebuild of what is drawn (facts or clusters): the mode and how many items are drawn. */
+  onScene(mode: 'facts' | 'clusters', drawnItems: number): void;
 }
 
 export interface ViewStats {
@@ -192,6 +194,7 @@ export class GraphView {
     this.generation++;
     this.worker.postMessage(scene.layout);
     this.needsDraw = true;
+    this.cb.onScene(scene.mode, scene.items.length);
   }
 
   private onTick(t: LayoutTick): void {

@@ -60,6 +60,8 @@ export interface UiState {
   /** Bonding: the fact a new link starts from, and the one picked as its target. */
   linkFrom: string | null;
   linkTarget: string | null;
+  /** Counts facts added from the form (the form clears when it moves, also after a token prompt's retry). */
+  added: number;
   filter: GraphFilter;
 }
 
@@ -83,6 +85,7 @@ export const initialUi = (): UiState => ({
   notice: '',
   linkFrom: null,
   linkTarget: null,
+  added: 0,
   filter: { categories: [], minStrength: 0, includeSuperseded: false, search: '' },
 });
 
@@ -138,20 +141,10 @@ export class Controller {
       this.graphSeq = r.stats.lastEventSeq;
       this.view.setGraph(r.graph.nodes, r.graph.edges);
       Object.assign(this.ui, { truncated: r.graph.truncated, totalFacts: r.stats.totalFacts, links: r.stats.links, openConflicts: r.stats.openConflicts, searchMode: r.stats.searchMode });
-      this.refreshView();
       this.applySearchHighlight();
     } catch (err) {
       this.note(err);
     }
-  }
-
-  /** The view mode and count, after the view rebuilt (next frame). */
-  refreshView(): void {
-    requestAnimationFrame(() => {
-      const s = this.view.stats();
-      this.ui.mode = s.mode;
-      this.ui.drawn = s.drawnItems;
-    });
   }
 
   async loadHistory(): Promise<void> {
@@ -216,7 +209,6 @@ export class Controller {
     if (this.ui.selectedId && (e.factId === this.ui.selectedId || e.oldFactId === this.ui.selectedId || e.link?.source === this.ui.selectedId || e.link?.target === this.ui.selectedId)) {
       void this.inspect(e.kind === 'FACT_SUPERSEDED' && e.factId ? e.factId : this.ui.selectedId);
     }
-    this.refreshView();
   }
 
   private passes(n: GNode): boolean {
@@ -236,7 +228,6 @@ export class Controller {
       const r = await gql<{ neighbors: { nodes: GNode[]; edges: GEdge[] } }>(D.NEIGHBORS, { id });
       for (const n of r.neighbors.nodes) this.view.upsertNode(n);
       for (const e of r.neighbors.edges) this.view.upsertEdge(e);
-      this.refreshView();
     } catch (err) {
       this.note(err);
     }
@@ -300,6 +291,7 @@ export class Controller {
     return this.mutate(async () => {
       const r = await gql<{ createFact: GNode }>(D.CREATE_FACT, { input: { ...input, entity: input.entity || null } });
       this.view.upsertNode(r.createFact);
+      this.ui.added++;
       this.notice('Fact added.');
     });
   }

@@ -1,5 +1,5 @@
 /** Filters (category, minimum strength, superseded), the search box, and adding a fact. */
-import { component$, useSignal } from '@builder.io/qwik';
+import { component$, useSignal, useTask$ } from '@builder.io/qwik';
 import { CATEGORY_COLORS } from '../graph/style';
 import { CATEGORIES, type Category } from '../lib/types';
 import type { Props } from './props';
@@ -8,6 +8,11 @@ export const Sidebar = component$(({ ui, ctrl }: Props) => {
   const text = useSignal('');
   const category = useSignal<Category>('fact');
   const entity = useSignal('');
+  useTask$(({ track }) => {
+    if (track(() => ui.added) === 0) return;
+    text.value = '';
+    entity.value = '';
+  });
   return (
     <aside class="left">
       <section>
@@ -89,13 +94,7 @@ export const Sidebar = component$(({ ui, ctrl }: Props) => {
         <button
           data-testid="add-submit"
           disabled={text.value.trim() === ''}
-          onClick$={async () => {
-            await ctrl.value?.createFact({ text: text.value.trim(), category: category.value, entity: entity.value.trim() || undefined });
-            if (!ui.tokenPrompt) {
-              text.value = '';
-              entity.value = '';
-            }
-          }}
+          onClick$={() => ctrl.value?.createFact({ text: text.value.trim(), category: category.value, entity: entity.value.trim() || undefined })}
         >
           Add
         </button>
