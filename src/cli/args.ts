@@ -67,7 +67,9 @@ export function parseCommandArgs(spec: Pick<CommandSpec, 'name' | 'options' | 'a
   if (positionals.length < required) {
     throw usageError(`missing argument ${spec.args[positionals.length] ?? ''} for "${spec.name}"`, spec.name);
   }
-  if (positionals.length > spec.args.length) {
+  // A last argument written "[name...]" takes the rest (a plugin command's own arguments).
+  const variadic = spec.args.at(-1)?.endsWith('...]') === true;
+  if (!variadic && positionals.length > spec.args.length) {
     if (spec.refuseExtra) throw usageError(spec.refuseExtra, spec.name);
     throw usageError(`unexpected argument ${JSON.stringify(positionals[spec.args.length])} for "${spec.name}"`, spec.name);
   }

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { defaultDataDir, loadConfigFile, resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import { invalidInput } from '../core/errors.js';
 import { MemoryService } from '../memory/service.js';
+import { attachEnabledPlugins } from '../plugins/load.js';
 import { str } from './args.js';
 import type { CliSession, Io, OptionValues } from './spec.js';
 
@@ -33,11 +34,19 @@ export function cliConfig(io: Io, opts: OptionValues): ResolvedConfig {
 export function createSession(io: Io, opts: OptionValues): OpenSession {
   let config: ResolvedConfig | null = null;
   let service: MemoryService | null = null;
+  let plugged: Promise<MemoryService> | null = null;
   const session: OpenSession = {
     io,
     json: opts.json === true,
     config: () => (config ??= cliConfig(io, opts)),
     service: () => (service ??= MemoryService.open({ config: session.config(), env: io.env })),
+    serviceWithPlugins: (level = 'warn') =>
+      (plugged ??= (async () => {
+        const svc = session.service();
+        // Plugins' info lines would be noise in every one-shot command; serve passes its own level.
+        await attachEnabledPlugins(svc, { log: (line) => void io.stderr.write(`hybrid-mem: ${line}\n`), logLevel: io.env.HYBRID_MEM_DEBUG === '1' ? 'debug' : level });
+        return svc;
+      })()),
     readStdin: () => readAll(io),
     path: (p) => resolve(io.cwd, p),
     close: async () => {

@@ -61,7 +61,7 @@ export interface CommandSpec {
   /** "store", or "vault put" for a command in a group. */
   readonly name: string;
   readonly summary: string;
-  /** Positional arguments for help and for counting: "<text>" is required, "[file]" optional. */
+  /** Positional arguments for help and for counting: "<text>" is required, "[file]" optional, a last "[args...]" takes the rest. */
   readonly args: readonly string[];
   readonly options: Readonly<Record<string, OptionSpec>>;
   /** The message for arguments beyond `args`, when echoing them would be wrong (a secret). */
@@ -77,6 +77,11 @@ export interface CliSession {
   readonly json: boolean;
   config(): ResolvedConfig;
   service(): MemoryService;
+  /**
+   * The service with the enabled plugins loaded and attached (their hooks run in store, edit, delete,
+   * recall and maintenance). Costs one existsSync when no plugin is installed.
+   */
+  serviceWithPlugins(logLevel?: 'warn' | 'info'): Promise<MemoryService>;
   /** The whole of stdin as UTF-8. */
   readStdin(): Promise<string>;
   /** Resolve a user-given path against the invocation's working directory. */

@@ -4,6 +4,7 @@
  *                       client accepts text/event-stream (graphql-sse); WebSocket upgrades in ws.ts
  *   /graph, /graph/...  the built app (static.ts)
  *   /api/graph-app/config, /api/health
+ *   /api/plugins/<id>/...  endpoints registered by plugins (plugin-routes.ts)
  * Every refusal is JSON `{ errors: [{ message, extensions: { code } }] }` with a code from the registry.
  */
 import { MemoryError, type ErrorCode } from '../core/errors.js';
@@ -14,6 +15,7 @@ import { QUERY_LIMITS } from './graphql/limits.js';
 import type { OperationPreparer } from './graphql/operation.js';
 import { createGraphqlHttp, createGraphqlSse, type NeutralRequest, type RequestState } from './graphql-transports.js';
 import { requestGuard, type TokenCheck } from './security.js';
+import { PLUGIN_PREFIX, pluginRoute } from './plugin-routes.js';
 import { StaticApp } from './static.js';
 import { BASE_HEADERS, type HttpRequest, type HttpResponse } from './types.js';
 
@@ -114,6 +116,7 @@ export function createRouter(o: RouterOptions): Handle {
       if (refused) return refusal(refused.code, refused.status, refused.message);
       const path = req.path;
       if (path === '/graphql') return await graphql(req);
+      if (path.startsWith(PLUGIN_PREFIX)) return await pluginRoute(req, o.svc, o.token);
       if (req.method !== 'GET' && req.method !== 'HEAD') return refusal('MEM_ERR_METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on ${path}`, { allow: 'GET, HEAD' });
       if (path === '/graph' || path.startsWith('/graph/')) return await app.serve(path, req.method);
       if (path === '/api/graph-app/config') return json({ tokenRequired: o.token.required, graphqlPath: '/graphql', version: o.version });

@@ -112,6 +112,8 @@ export interface ServicePlugins {
   endpoint(pluginId: string, request: PluginHttpRequest): Promise<PluginHttpResponse | null>;
   /** Run a plugin-registered command. Throws MEM_ERR_PLUGIN_NOT_FOUND for an unknown plugin or command. */
   command(pluginId: string, name: string, args: readonly string[]): Promise<PluginCommandOutput>;
+  /** Each plugin's id and whether it loaded. */
+  status(): readonly { readonly id: string; readonly state: 'loaded' | 'broken'; readonly error: string | null }[];
   /** Runs onShutdown, then stops every plugin worker. Idempotent. */
   close(): Promise<void>;
 }

@@ -43,8 +43,8 @@ export interface PluginHostOptions {
   readonly plugins: readonly HostPlugin[];
   /** One line per report (a failure, a plugin's own log line). */
   readonly log?: (line: string) => void;
-  /** Show plugins' debug lines. */
-  readonly debug?: boolean;
+  /** The least level of plugins' own log lines shown: 'warn' (one-shot CLI commands), 'info' (default), 'debug'. Failures are always reported. */
+  readonly logLevel?: 'warn' | 'info' | 'debug';
 }
 
 /** A reported plugin failure. */
@@ -128,7 +128,9 @@ export class PluginHost implements ServicePlugins {
   }
 
   private pluginLog(id: string, level: LogLevel, message: string): void {
-    if (level === 'debug' && !this.o.debug) return;
+    const least = this.o.logLevel ?? 'info';
+    if (level === 'debug' && least !== 'debug') return;
+    if (level === 'info' && least === 'warn') return;
     this.log(`plugin ${id}: ${level === 'info' ? '' : `${level}: `}${message}`);
   }
 

@@ -14,7 +14,7 @@ export interface AttachOptions {
   /** Load only this plugin (it must be enabled): `plugin run`, `plugin info --load`. */
   readonly only?: string;
   readonly log?: (line: string) => void;
-  readonly debug?: boolean;
+  readonly logLevel?: 'warn' | 'info' | 'debug';
 }
 
 /** The enabled registry entries (all of them, or just `only`). */
@@ -37,7 +37,7 @@ export async function attachEnabledPlugins(svc: MemoryService, options: AttachOp
     return { manifest, config: Object.freeze({ ...manifest.config, ...e.config }) };
   });
   const { PluginHost } = await import('./host.js');
-  const host = await PluginHost.start({ svc, plugins, log: options.log, debug: options.debug });
+  const host = await PluginHost.start({ svc, plugins, log: options.log, logLevel: options.logLevel });
   svc.attachPlugins(host);
   return host;
 }

@@ -73,7 +73,7 @@ export const editCommand: CommandSpec = {
     });
     if (Object.keys(changes).length === 0) throw usageError('edit needs at least one change (--text, --category, --entity, --tag, --importance, --confidence, --decay, --expires)', 'edit');
     const valid = checked(editSchema, { id: args[0] as string, ...changes }, 'editFact');
-    const fact = cli.service().editFact(valid);
+    const fact = await (await cli.serviceWithPlugins()).editWithHooks(valid);
     return { human: [fact.id, `new version ${fact.version} of ${fact.lineageId}; ${fact.supersedes ?? ''} is superseded`], json: { fact } };
   },
 };
@@ -88,10 +88,9 @@ function curation(name: 'delete' | 'pin' | 'unpin', summary: string): CommandSpe
     summary,
     args: ['<factId>'],
     options: {},
-    run({ args, cli }) {
+    async run({ args, cli }) {
       const id = checked(idSchemas.fact, args[0] as string, name === 'delete' ? 'deleteFact.id' : `${name}.id`);
-      const svc = cli.service();
-      const fact = name === 'delete' ? svc.deleteFact(id) : name === 'pin' ? svc.pin(id) : svc.unpin(id);
+      const fact = name === 'delete' ? await (await cli.serviceWithPlugins()).deleteWithHooks(id) : name === 'pin' ? cli.service().pin(id) : cli.service().unpin(id);
       const done = name === 'delete' ? 'deleted' : name === 'pin' ? 'pinned' : 'unpinned';
       return { human: `${done} ${fact.id}`, json: { fact } };
     },

@@ -10,6 +10,7 @@ import { authRecallCheckCommand } from './auth-recall.js';
 import { maintenanceCommand, statsCommand } from './status.js';
 import { recallCommand, storeCommand } from './store.js';
 import { exportCommand, importCommand } from './transfer.js';
+import { PLUGIN_COMMANDS } from './plugin.js';
 import { vaultGetCommand, vaultListCommand, vaultPutCommand, vaultRemoveCommand } from './vault.js';
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -39,6 +40,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   authRecallCheckCommand,
   serveCommand,
   dashboardCommand,
+  ...PLUGIN_COMMANDS,
 ];
 
 /** First words of two-word commands ("vault put" -> "vault"). */

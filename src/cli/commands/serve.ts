@@ -1,6 +1,8 @@
 /**
  * serve: keep the store open and run what lives beside it until SIGINT/SIGTERM. What runs is a list of
- * services (SERVE_SERVICES): the semantic layer, the maintenance timer and the dashboard server.
+ * services (SERVE_SERVICES): the semantic layer, the plugins, the maintenance timer and the dashboard server.
+ * The enabled plugins are loaded before any service starts (so the dashboard serves their endpoints), and
+ * their onShutdown hooks run when serve stops.
  * dashboard: print the URL of the running dashboard server (or say none is running).
  */
 import { MaintenanceClient } from '../../actors/maintenance/client.js';
@@ -21,7 +23,7 @@ export interface ServeContext {
 }
 
 export interface RunningService {
-  /** One status phrase, e.g. "maintenance every 60 min". */
+  /** One status phrase, e.g. "maintenance every 60 min" ('' for none). */
   readonly status: string;
   stop(): Promise<void> | void;
 }
@@ -43,6 +45,7 @@ export const maintenanceService: ServeService = {
       client.run().then(
         (r) => {
           if (r.expired + r.decayed + r.purged > 0) log(`maintenance: expired ${r.expired}, decayed ${r.decayed}, purged ${r.purged}`);
+          void svc.plugins?.onMaintenance(r);
         },
         (err: unknown) => {
           const w = toWire(err);
@@ -92,6 +95,23 @@ export const semanticService: ServeService = {
   },
 };
 
+/** The enabled plugins (loaded with the service, see serveCommand): reports them; stopping runs their onShutdown. */
+export const pluginsService: ServeService = {
+  name: 'plugins',
+  start({ svc }) {
+    const plugins = svc.plugins;
+    // Nothing to say without plugins: the status line stays as it was.
+    if (!plugins) return { status: '', stop: () => undefined };
+    const status = plugins.status();
+    const broken = status.filter((s) => s.state !== 'loaded').map((s) => s.id);
+    const names = status.map((s) => s.id).join(', ');
+    return {
+      status: `plugins: ${names}${broken.length ? ` (could not load: ${broken.join(', ')})` : ''}`,
+      stop: () => plugins.close(),
+    };
+  },
+};
+
 /** The dashboard server on 127.0.0.1 (GraphQL, live events, the graph app), when dashboard.enabled. */
 export const dashboardService: ServeService = {
   name: 'dashboard',
@@ -103,7 +123,7 @@ export const dashboardService: ServeService = {
   },
 };
 
-export const SERVE_SERVICES: readonly ServeService[] = [semanticService, maintenanceService, dashboardService];
+export const SERVE_SERVICES: readonly ServeService[] = [semanticService, pluginsService, maintenanceService, dashboardService];
 
 export const serveCommand: CommandSpec = {
   name: 'serve',
@@ -112,7 +132,7 @@ export const serveCommand: CommandSpec = {
   details: ['Creates the database when missing. Stops cleanly (exit 0) on SIGINT or SIGTERM.'],
   options: {},
   async run({ cli }) {
-    const svc = cli.service();
+    const svc = await cli.serviceWithPlugins('info');
     const config = cli.config();
     const say = (human: string, json: unknown): void => void cli.io.stdout.write(`${cli.json ? JSON.stringify(json) : human}\n`);
     const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
@@ -123,7 +143,7 @@ export const serveCommand: CommandSpec = {
       say(`hybrid-mem serving ${config.dbPath}`, { event: 'serving', dbPath: config.dbPath });
       for (const s of SERVE_SERVICES) running.push(await s.start({ svc, config, log }));
       const st = svc.stats();
-      const statuses = running.map((r) => r.status);
+      const statuses = running.map((r) => r.status).filter((s) => s !== '');
       say(`${plural(st.totalFacts, 'fact')}, ${plural(st.links, 'link')}, ${plural(st.openConflicts, 'open conflict')}; ${statuses.join('; ')}`, {
         event: 'status',
         stats: st,

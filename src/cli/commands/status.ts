@@ -28,8 +28,10 @@ export const maintenanceCommand: CommandSpec = {
   summary: 'run one maintenance pass (expiry, decay, purge, trimming) and print its report',
   args: [],
   options: {},
-  run({ cli }) {
-    const r = cli.service().runMaintenance();
+  async run({ cli }) {
+    const svc = await cli.serviceWithPlugins();
+    const r = svc.runMaintenance();
+    await svc.plugins?.onMaintenance(r);
     const human = [
       `expired ${r.expired}, decayed ${r.decayed}, strength refreshed ${r.strengthUpdated}, purged ${r.purged}`,
       `events trimmed ${r.eventsTrimmed}, recalls trimmed ${r.recallsTrimmed} (${r.tookMs} ms)`,

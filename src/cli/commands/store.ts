@@ -34,7 +34,7 @@ export const storeCommand: CommandSpec = {
       supersedes: str(opts, 'supersedes'),
     };
     const valid = checked(storeSchema, input, 'memory_store');
-    const r = cli.service().memoryStore(valid, undefined, 'cli');
+    const r = await (await cli.serviceWithPlugins()).storeWithHooks(valid, undefined, 'cli');
     const human = [
       r.fact.id,
       ...(r.created ? [] : ['note: an identical current fact already exists; nothing new was stored']),
@@ -62,7 +62,7 @@ export const recallCommand: CommandSpec = {
       includeSuperseded: flag(opts, 'include-superseded'),
     };
     const valid = checked(recallSchema, input, 'memory_recall');
-    const svc = cli.service();
+    const svc = await cli.serviceWithPlugins();
     if (flag(opts, 'semantic')) await startSemantic(svc, cli.config(), (line) => void cli.io.stderr.write(`hybrid-mem: ${line}\n`), { maintain: false });
     const r = await svc.memoryRecall(valid);
     const human = r.results.length
