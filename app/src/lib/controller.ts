@@ -1,93 +1,17 @@
 /**
  * The app's behaviour, outside any component: loads the graph, applies live events to the view and the
  * feed, runs curation mutations (asking for the token when the server wants one), and reads the gaps.
- * Components render `ui` (a Qwik store) and call these methods.
+ * Components render `ui` (a Qwik store, shaped in state.ts) and call these methods.
  */
 import type { GraphView } from '../graph/view';
 import * as D from './documents';
 import { gql, GqlError, TokenError, tokenStore } from './gql';
-import { connectLive, type LiveStatus } from './live';
+import { connectLive } from './live';
+import { describeEvent } from './feed-text';
+import type { FactDetail, Gaps, UiState } from './state';
 import type { Category, GEdge, GNode, GraphFilter, LinkType, MemoryEvent } from './types';
 
-export interface FeedLine {
-  key: string;
-  kind: string;
-  text: string;
-  at: number;
-}
-
-export interface FactDetail extends GNode {
-  text: string;
-  tags: string[];
-  decayClass: string;
-  version: number;
-  createdAt: number;
-  updatedAt: number;
-  lastRecalledAt: number | null;
-  recallCount: number;
-  scope: { kind: string; agentId: string | null; sessionId: string | null };
-  versions: { id: string; version: number; text: string; superseded: boolean; createdAt: number }[];
-  links: GEdge[];
-}
-
-export interface Gaps {
-  orphans: { id: string; label: string; category: string }[];
-  conflicts: { id: string; reason: string; newFactId: string; oldFactId: string; newFact: { id: string; label: string } | null; oldFact: { id: string; label: string } | null }[];
-  weakLinks: GEdge[];
-  staleFacts: { id: string; label: string; category: string; decayClass: string }[];
-  suggested: { source: string; target: string; similarity: number; sourceFact: { label: string } | null; targetFact: { label: string } | null }[];
-  suggestedNote: string;
-}
-
-export interface UiState {
-  live: LiveStatus;
-  totalFacts: number;
-  links: number;
-  openConflicts: number;
-  searchMode: string;
-  truncated: boolean;
-  mode: 'facts' | 'clusters';
-  drawn: number;
-  feed: FeedLine[];
-  selectedId: string | null;
-  detail: FactDetail | null;
-  searchHits: { id: string; label: string; score: number }[];
-  gaps: Gaps | null;
-  tokenRequired: boolean;
-  tokenPrompt: boolean;
-  tokenMessage: string;
-  notice: string;
-  /** Bonding: the fact a new link starts from, and the one picked as its target. */
-  linkFrom: string | null;
-  linkTarget: string | null;
-  /** Counts facts added from the form (the form clears when it moves, also after a token prompt's retry). */
-  added: number;
-  filter: GraphFilter;
-}
-
-export const initialUi = (): UiState => ({
-  live: 'connecting',
-  totalFacts: 0,
-  links: 0,
-  openConflicts: 0,
-  searchMode: '',
-  truncated: false,
-  mode: 'facts',
-  drawn: 0,
-  feed: [],
-  selectedId: null,
-  detail: null,
-  searchHits: [],
-  gaps: null,
-  tokenRequired: false,
-  tokenPrompt: false,
-  tokenMessage: '',
-  notice: '',
-  linkFrom: null,
-  linkTarget: null,
-  added: 0,
-  filter: { categories: [], minStrength: 0, includeSuperseded: false, search: '' },
-});
+export { initialUi, type UiState } from './state';
 
 const FEED_MAX = 200;
 /** Facts read per graph load: the server's cap. Past CLUSTER_THRESHOLD the view clusters. */
@@ -203,7 +127,7 @@ export class Controller {
         for (const s of e.recall?.scores ?? []) v.pulse(s.factId, s.score);
         break;
     }
-    this.ui.feed = [...this.ui.feed, { key: `e-${e.seq}`, kind: e.kind, at: e.at, text: describe(e, (id) => v.nodes.get(id)?.label) }].slice(-FEED_MAX);
+    this.ui.feed = [...this.ui.feed, { key: `e-${e.seq}`, kind: e.kind, at: e.at, text: describeEvent(e, (id) => v.nodes.get(id)?.label) }].slice(-FEED_MAX);
     if (e.kind.startsWith('FACT_')) this.ui.totalFacts = Math.max(0, this.ui.totalFacts + (e.kind === 'FACT_STORED' ? 1 : e.kind === 'FACT_DELETED' || e.kind === 'FACT_ENDED' ? -1 : 0));
     if (e.kind.startsWith('CONFLICT_') || e.kind === 'FACT_ENDED') void this.loadGaps();
     if (this.ui.selectedId && (e.factId === this.ui.selectedId || e.oldFactId === this.ui.selectedId || e.link?.source === this.ui.selectedId || e.link?.target === this.ui.selectedId)) {
@@ -398,35 +322,5 @@ export class Controller {
   private note(err: unknown): void {
     const e = err as { message?: string; code?: string | null };
     this.ui.notice = `${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`;
-  }
-}
-
-function describe(e: MemoryEvent, label: (id: string) => string | undefined): string {
-  const f = (id: string | null | undefined): string => (id ? `"${label(id) ?? id}"` : '');
-  switch (e.kind) {
-    case 'FACT_STORED':
-      return `stored ${f(e.fact?.id)}`.replace('""', `"${e.fact?.label ?? ''}"`);
-    case 'FACT_SUPERSEDED':
-      return `new version of ${f(e.oldFactId)}`;
-    case 'FACT_DELETED':
-      return `deleted ${e.factId ?? ''}`;
-    case 'FACT_ENDED':
-      return `${e.reason ?? 'ended'}: ${f(e.factId)}`;
-    case 'FACT_UPDATED':
-      return `${e.pinned ? 'pinned' : 'unpinned'} ${f(e.factId)}`;
-    case 'LINK_CREATED':
-    case 'LINK_STRENGTHENED':
-    case 'LINK_UPDATED':
-      return `${e.kind.slice(5).toLowerCase()} link ${e.link?.linkType ?? ''} ${f(e.link?.source)} → ${f(e.link?.target)} (${(e.link?.strength ?? 0).toFixed(2)})`;
-    case 'LINK_DELETED':
-      return 'link cut';
-    case 'RECALL':
-      return `recall "${e.recall?.query ?? ''}": ${(e.recall?.scores ?? []).map((s) => `${label(s.factId) ?? s.factId} ${s.score.toFixed(2)}`).join(', ')}`;
-    case 'CONFLICT_RAISED':
-      return `conflict: ${e.conflict?.reason ?? ''}`;
-    case 'CONFLICT_RESOLVED':
-      return 'conflict resolved';
-    default:
-      return e.kind.toLowerCase();
   }
 }
