@@ -29,3 +29,35 @@ export {
 export * from './core/collab.js';
 export { ROLE_PERMISSIONS, OVERRIDING_ROLES, ORG_ACTIONS, ORG_ACTION_ROLES, effectivePermissions, type OrgAction, type SpaceAccess } from './core/collab-rules.js';
 export type { OrgId, SpaceId, SuggestionId, CommentId, ActivityId } from './core/ids.js';
+export {
+  HOOK_NAMES,
+  CAPABILITIES,
+  PLUGIN_POLICIES,
+  type HybridMemPlugin,
+  type PluginContext,
+  type PluginService,
+  type PluginVectorDb,
+  type PluginLogger,
+  type PluginMetadata,
+  type PluginCapabilities,
+  type Capability,
+  type PluginPolicy,
+  type Veto,
+  type EndpointRequest,
+  type EndpointResponse,
+  type EndpointHandler,
+  type CommandHandler,
+  type CommandResult,
+  type Awaitable,
+  type HookName,
+  type FactDraft,
+  type StoreInfo,
+  type DeleteInfo,
+  type SearchQuery,
+  type SearchInfo,
+  type SearchHit,
+} from './plugins/types.js';
+export { PluginHost, type PluginHostOptions, type PluginFailure, type PluginStatus } from './plugins/host.js';
+export { attachEnabledPlugins, type AttachOptions } from './plugins/load.js';
+export { readManifest, type PluginManifest } from './plugins/manifest.js';
+export type { ServicePlugins } from './memory/plugin-hooks.js';

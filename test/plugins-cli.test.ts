@@ -268,4 +268,24 @@ describe('the write commands run the enabled plugins', () => {
     const asJson = bin('plugin', 'run', 'recorder', 'calls', '--json');
     expect(JSON.parse(asJson.stdout)).toMatchObject({ plugin: 'recorder', command: 'calls', exitCode: 0, output: '0 calls; args []', result: { calls: 0, args: [], inits: 1 } });
   }, 60_000);
+
+  it('zero cost without plugins: with none installed a store imports nothing of the plugin layer but presence.ts; with one disabled, no host or worker', () => {
+    const home = scratch();
+    const trace = join(home, 'imports.log');
+    const env = { ...process.env, HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1', IMPORT_TRACE_FILE: trace };
+    const traced = (...args: string[]): string[] => {
+      rmSync(trace, { force: true });
+      const r = spawnSync(process.execPath, ['--import', resolve(__dirname, 'fixtures/import-tracer.mjs'), BIN, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      return existsSync(trace) ? [...new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean).map((u) => u.replace(/^.*\/src\//, '')))].sort() : [];
+    };
+    expect(traced('store', 'nothing installed')).toEqual(['plugins/presence.ts']);
+    expect(traced('list')).toEqual(['plugins/presence.ts']);
+    expect(spawnSync(process.execPath, [BIN, 'plugin', 'install', fixture('recorder'), '--disabled'], { env, encoding: 'utf8' }).status).toBe(0);
+    const disabled = traced('store', 'one installed, disabled');
+    expect(disabled).toContain('plugins/load.ts');
+    expect(disabled.filter((m) => /host|worker|client|facade/.test(m))).toEqual([]);
+    expect(spawnSync(process.execPath, [BIN, 'plugin', 'enable', 'recorder'], { env, encoding: 'utf8' }).status).toBe(0);
+    expect(traced('store', 'one enabled')).toEqual(expect.arrayContaining(['plugins/host.ts', 'actors/plugins/client.ts']));
+  }, 60_000);
 });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { describeIssues, issuesMessage } from '../config/issues.js';
 import { MemoryError } from '../core/errors.js';
 import { PLUGIN_ID_PATTERN } from '../core/plugin-names.js';
+import { hasRegistry, registryPath } from './presence.js';
 
 const entrySchema = z.strictObject({
   id: z.string().regex(PLUGIN_ID_PATTERN),
@@ -31,15 +32,10 @@ export interface Registry {
 }
 
 export const pluginsDir = (dataDir: string): string => join(dataDir, 'plugins');
-export const registryPath = (dataDir: string): string => join(pluginsDir(dataDir), 'registry.json');
+export { hasRegistry, registryPath };
 /** Where the plugin `id` is installed. */
 export const pluginHome = (dataDir: string, id: string): string => join(pluginsDir(dataDir), id);
 export const packageDirOf = (dataDir: string, e: RegistryEntry): string => join(pluginHome(dataDir, e.id), e.packagePath);
-
-/** True when a registry file exists (cheap: no read, no parse). */
-export function hasRegistry(dataDir: string): boolean {
-  return existsSync(registryPath(dataDir));
-}
 
 export function readRegistry(dataDir: string): Registry {
   const file = registryPath(dataDir);

@@ -6,7 +6,7 @@
  * plain data. README.md, "Plugins", describes the hooks, the veto, the policies and the capabilities.
  */
 import type { FactId } from '../core/ids.js';
-import type { Caller, Category, Fact, Link } from '../core/types.js';
+import type { Category, Fact, Link } from '../core/types.js';
 import type { MaintenanceReport } from '../memory/maintenance.js';
 import type { FactDraft, SearchHit, SearchInfo, SearchQuery, StoreInfo, DeleteInfo, PluginHttpRequest } from '../memory/plugin-hooks.js';
 import type { StoreResult } from '../memory/write.js';
@@ -136,5 +136,3 @@ export interface HybridMemPlugin extends PluginMetadata {
   onShutdown?(): Awaitable<void>;
 }
 
-/** The caller a plugin endpoint request carries. */
-export type { Caller };

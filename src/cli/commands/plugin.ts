@@ -1,16 +1,18 @@
 /**
  * hybrid-mem plugin list | install | remove | enable | disable | info | config | run: managing plugins
  * (src/plugins/install.ts) and running the commands they register. None of them loads a plugin's code
- * except `run` and `info --load`.
+ * except `run` and `info --load`. The plugin layer is imported only when one of these runs, so other
+ * commands pay nothing for it.
  */
 import { existsSync, statSync } from 'node:fs';
 import { MemoryError, invalidInput } from '../../core/errors.js';
-import { attachEnabledPlugins } from '../../plugins/load.js';
-import { installPlugin, listPlugins, pluginInfo, removePlugin, setEnabled, setPluginConfig, type ListedPlugin } from '../../plugins/install.js';
+import type { ListedPlugin } from '../../plugins/install.js';
 import type { PluginManifest } from '../../plugins/manifest.js';
-import { findEntry, packageDirOf, readRegistry } from '../../plugins/registry.js';
 import { flag, str, usageError } from '../args.js';
 import type { CommandSpec } from '../spec.js';
+
+const ops = () => import('../../plugins/install.js');
+const registry = () => import('../../plugins/registry.js');
 
 const caps = (m: PluginManifest): string => Object.entries(m.capabilities).filter(([, v]) => v).map(([k]) => k).join(', ') || 'no capabilities';
 
@@ -50,8 +52,8 @@ export const pluginListCommand: CommandSpec = {
   summary: 'list installed plugins: id, enabled, version, policy, capabilities',
   args: [],
   options: {},
-  run({ cli }) {
-    const all = listPlugins(cli.config().dataDir);
+  async run({ cli }) {
+    const all = (await ops()).listPlugins(cli.config().dataDir);
     return { human: all.length ? all.map(summary) : ['no plugins installed (hybrid-mem plugin install <name_or_path> --npm|--local)'], json: { plugins: all.map(asJson) } };
   },
 };
@@ -78,7 +80,7 @@ export const pluginInstallCommand: CommandSpec = {
     const from = flag(opts, 'npm') ? 'npm' : flag(opts, 'local') ? 'local' : isFolder(cli.path(spec)) ? 'local' : 'npm';
     const rawConfig = str(opts, 'plugin-config');
     const config = rawConfig === undefined ? {} : jsonObject(rawConfig, '--plugin-config');
-    const { entry, manifest } = await installPlugin(cli.config().dataDir, spec, { from, cwd: cli.io.cwd, disabled: flag(opts, 'disabled'), config, env: cli.io.env });
+    const { entry, manifest } = await (await ops()).installPlugin(cli.config().dataDir, spec, { from, cwd: cli.io.cwd, disabled: flag(opts, 'disabled'), config, env: cli.io.env });
     const p: ListedPlugin = { entry, manifest, error: null };
     return {
       human: [`installed ${manifest.id} ${manifest.version} (${manifest.policy}; ${caps(manifest)}) from ${entry.source.kind} ${entry.source.spec}; ${entry.enabled ? 'enabled' : 'disabled'}`],
@@ -94,8 +96,8 @@ export const pluginRemoveCommand: CommandSpec = {
   summary: 'uninstall a plugin (its folder is deleted)',
   args: ['<id>'],
   options: {},
-  run({ args, cli }) {
-    const e = removePlugin(cli.config().dataDir, args[0] as string);
+  async run({ args, cli }) {
+    const e = (await ops()).removePlugin(cli.config().dataDir, args[0] as string);
     return { human: `removed ${e.id}`, json: { removed: e.id } };
   },
 };
@@ -107,7 +109,8 @@ function toggle(enabled: boolean): CommandSpec {
     summary: enabled ? 'enable an installed plugin (its hooks run from the next command or serve start)' : 'disable a plugin without removing it',
     args: ['<id>'],
     options: {},
-    run({ args, cli }) {
+    async run({ args, cli }) {
+      const { pluginInfo, setEnabled } = await ops();
       const dataDir = cli.config().dataDir;
       const id = args[0] as string;
       // Enabling a plugin whose package no longer reads would make every write fail: check first.
@@ -131,7 +134,7 @@ export const pluginInfoCommand: CommandSpec = {
   options: { load: { type: 'boolean', help: 'load the plugin (runs its init) and list what it registers' } },
   async run({ args, opts, cli }) {
     const dataDir = cli.config().dataDir;
-    const p = pluginInfo(dataDir, args[0] as string);
+    const p = (await ops()).pluginInfo(dataDir, args[0] as string);
     const m = p.manifest;
     const human = [summary(p)];
     if (m) {
@@ -177,7 +180,9 @@ export const pluginConfigCommand: CommandSpec = {
   args: ['<id>', '[json]'],
   details: ['The manifest\'s defaults stay underneath: `hybrid-mem plugin config secret-guard \'{"mode":"redact"}\'`.'],
   options: {},
-  run({ args, cli }) {
+  async run({ args, cli }) {
+    const { pluginInfo, setPluginConfig } = await ops();
+    const { findEntry, readRegistry } = await registry();
     const dataDir = cli.config().dataDir;
     const id = args[0] as string;
     const raw = args[1];
@@ -196,6 +201,8 @@ export const pluginRunCommand: CommandSpec = {
   options: {},
   async run({ args, cli }) {
     const [id, name, ...rest] = args as [string, string, ...string[]];
+    const { findEntry, packageDirOf, readRegistry } = await registry();
+    const { attachEnabledPlugins } = await import('../../plugins/load.js');
     const dataDir = cli.config().dataDir;
     const entry = findEntry(readRegistry(dataDir), id);
     if (!entry.enabled) throw new MemoryError('MEM_ERR_PLUGIN_DISABLED', `plugin ${id} is disabled (hybrid-mem plugin enable ${id})`);
