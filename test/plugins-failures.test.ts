@@ -124,6 +124,49 @@ describe('a hung worker is replaced', () => {
     expect(p.lines.some((l) => l.includes('plugin misbehaving: warn: worker replaced'))).toBe(true);
   });
 
+  it('a call queued behind the hung one runs on the new worker once it is loaded; context.service works through the new port', async () => {
+    const initLog = join(scratch(), 'inits.log');
+    const dir = fixture('misbehaving', (h) => {
+      h.timeouts = { hookMs: 2000 };
+    });
+    const p = await pluggedService([{ dir, config: { mode: 'hang', hang: 'sync', healAfterRestart: true, initLog } }]);
+    open.push(p);
+    const first = p.svc.storeWithHooks({ text: 'the call that hangs' });
+    await new Promise((r) => setTimeout(r, 1500));
+    const second = p.svc.storeWithHooks({ text: 'the call queued behind it' });
+    expect((await first).fact.tags).toEqual([]);
+    expect((await second).fact.tags).toEqual(['misbehaving-ok']);
+    expect(readFileSync(initLog, 'utf8')).toBe('init\ninit\n');
+    expect(await p.svc.plugins?.command('misbehaving', 'stats', [])).toMatchObject({ output: 'facts: 2' });
+    expect(p.host.failures.map((f) => [f.hook, f.code])).toEqual([['beforeFactStore', 'MEM_ERR_ACTOR_TIMEOUT']]);
+  });
+
+  it('a call that timed out while still queued (the worker lives on): the plugin is initialised again over a new port and keeps working', async () => {
+    const initLog = join(scratch(), 'inits.log');
+    const dir = fixture('misbehaving', (h) => {
+      h.timeouts = { hookMs: 2000, endpointMs: 100 };
+    });
+    const p = await pluggedService([{ dir, config: { mode: 'slow', slowMs: 600, initLog } }]);
+    open.push(p);
+    const slow = p.svc.storeWithHooks({ text: 'a slow but timely hook' });
+    await new Promise((r) => setTimeout(r, 50));
+    const ping = await p.svc.plugins?.endpoint('misbehaving', { method: 'GET', path: '/ping', query: {}, headers: {}, body: null, caller: { role: 'operator', agentId: null, sessionId: null } }).catch((e: unknown) => e);
+    expect(ping).toMatchObject({ code: 'MEM_ERR_PLUGIN_FAILED', message: expect.stringContaining('MEM_ERR_ACTOR_TIMEOUT') });
+    expect((await slow).fact.tags).toEqual(['misbehaving-ok']);
+    // The worker was never replaced (one init in its module), yet the host loads it again: through the new port, context.service answers.
+    expect(await p.svc.plugins?.command('misbehaving', 'stats', [])).toMatchObject({ output: 'facts: 1' });
+    expect(readFileSync(initLog, 'utf8')).toBe('init\n');
+  });
+
+  it('concurrent calls that all time out are each skipped (fail-open); the plugin then serves again', async () => {
+    const initLog = join(scratch(), 'inits.log');
+    const p = await misbehaving('fail-open', { mode: 'hang', hang: 'sync', healAfterRestart: true, initLog });
+    const all = await Promise.all([1, 2, 3].map((i) => p.svc.storeWithHooks({ text: `concurrent fact number ${i}` })));
+    expect(all.map((r) => r.created)).toEqual([true, true, true]);
+    expect(await p.svc.plugins?.command('misbehaving', 'stats', [])).toMatchObject({ output: 'facts: 3' });
+    expect((await p.svc.storeWithHooks({ text: 'after the storm' })).fact.tags).toEqual(['misbehaving-ok']);
+  });
+
   it('a wrong shape that is not plain data (a function) is reported, not a crash', async () => {
     const p = await misbehaving('fail-closed', { mode: 'garbage' });
     p.svc.memoryStore({ text: 'direct store' });

@@ -65,13 +65,20 @@ export class PluginClient {
 
   /** Call a worker method after init; the worker is initialised again first if it was replaced. */
   async call<T>(method: 'hook' | 'endpoint' | 'command', args: readonly unknown[], timeoutMs?: number): Promise<T> {
-    const ready = this.init();
-    await ready;
-    try {
-      return await this.pool.call<T>(method, args, { timeoutMs: timeoutMs ?? this.options.timeoutMs });
-    } catch (err) {
-      this.noteFailure(err, ready);
-      throw err;
+    for (let attempt = 0; ; attempt++) {
+      const ready = this.init();
+      await ready;
+      try {
+        return await this.pool.call<T>(method, args, { timeoutMs: timeoutMs ?? this.options.timeoutMs });
+      } catch (err) {
+        // A call queued behind one that hung reached the replacement worker before it was initialised.
+        if (attempt === 0 && err instanceof MemoryError && err.details?.notInitialised === true) {
+          if (this.ready === ready) this.ready = null;
+          continue;
+        }
+        this.noteFailure(err, ready);
+        throw err;
+      }
     }
   }
 

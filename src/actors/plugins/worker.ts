@@ -7,7 +7,7 @@
  * Answers must be plain data: each is structured-cloned here, so a function or a class instance in a
  * plugin's answer fails this call (reported as a wrong shape), never the thread.
  */
-import { wrap } from 'comlink';
+import { wrap, type Remote } from 'comlink';
 import type { MessagePort } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { MemoryError } from '../../core/errors.js';
@@ -26,6 +26,16 @@ interface Loaded {
 
 let loaded: Loaded | null = null;
 let loading: Promise<Loaded> | null = null;
+/**
+ * The facade of the latest init's port. The context reads it at every call: when the host initialises a
+ * worker that is still loaded (it could not tell that the worker survived), the plugin keeps working
+ * through the new port and the old one may close.
+ */
+let facade: Remote<PluginFacadeApi> | null = null;
+const currentFacade = (): Remote<PluginFacadeApi> => {
+  if (!facade) throw new MemoryError('MEM_ERR_INTERNAL', 'plugin worker: no facade');
+  return facade;
+};
 
 const METADATA = ['id', 'name', 'version', 'description', 'author'] as const;
 
@@ -42,16 +52,15 @@ function checkShape(value: unknown, spec: PluginSpec): HybridMemPlugin {
   return value as HybridMemPlugin;
 }
 
-async function load(spec: PluginSpec, port: MessagePort): Promise<Loaded> {
-  const facade = wrap<PluginFacadeApi>(nodeEndpoint(port));
+async function load(spec: PluginSpec): Promise<Loaded> {
   const mod = (await import(pathToFileURL(spec.entry).href)) as { default?: unknown };
   const plugin = checkShape(mod.default, spec);
   const caps = plugin.capabilities ?? {};
   const capabilities = { canModifyFacts: caps.canModifyFacts === true, canInterceptSearch: caps.canInterceptSearch === true };
-  await facade.declare(capabilities);
+  await currentFacade().declare(capabilities);
   const reg: Registrations = { endpoints: new Map(), commands: new Map(), open: true };
   try {
-    await plugin.init(buildContext(spec, facade, reg));
+    await plugin.init(buildContext(spec, currentFacade, reg));
   } finally {
     reg.open = false;
   }
@@ -66,7 +75,9 @@ async function load(spec: PluginSpec, port: MessagePort): Promise<Loaded> {
 }
 
 function mustBeLoaded(): Loaded {
-  if (!loaded) throw new MemoryError('MEM_ERR_INTERNAL', 'plugin worker: not initialised');
+  // A fresh worker (the previous one was replaced) got a call queued before the replacement: the client
+  // initialises it and calls again.
+  if (!loaded) throw new MemoryError('MEM_ERR_INTERNAL', 'plugin worker: not initialised', { details: { notInitialised: true } });
   return loaded;
 }
 
@@ -81,8 +92,13 @@ function plain(value: unknown, what: string): unknown {
 
 export default poolWorker({
   init: async (spec: PluginSpec, port: MessagePort) => {
-    if (loaded) return loaded.result;
-    loading ??= load(spec, port);
+    facade = wrap<PluginFacadeApi>(nodeEndpoint(port));
+    if (loaded) {
+      // The main side serves a new facade that knows nothing yet: declare again.
+      await facade.declare(loaded.result.capabilities);
+      return loaded.result;
+    }
+    loading ??= load(spec);
     try {
       loaded = await loading;
     } finally {
