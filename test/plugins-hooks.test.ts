@@ -10,6 +10,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { MemoryEvent } from '../src/core/events.js';
 import { OPERATOR } from '../src/core/types.js';
+import { openMemory } from '../src/main.js';
+import { PluginHost } from '../src/plugins/host.js';
+import { readManifest } from '../src/plugins/manifest.js';
+import { tempHome } from './helpers.js';
 import { cleanupFixtures, fixture, pluggedService, type PluggedService } from './support/plugins.js';
 
 interface Call {
@@ -172,6 +176,45 @@ describe('plugin lifecycle', () => {
     const f = p.svc.memoryStore({ text: 'pinned-by-policy: the release checklist' }).fact;
     await expect(p.svc.deleteWithHooks(f.id)).rejects.toMatchObject({ code: 'MEM_ERR_PLUGIN_VETO' });
     expect((await p.svc.plugins?.command('recorder', 'count', []))?.output).toBe('facts: 1');
+  });
+});
+
+describe('context.vectorDb', () => {
+  it('is absent when vector search is off', async () => {
+    const p = await start();
+    expect((await p.svc.plugins?.command('recorder', 'similar', ['anything']))?.json).toBe('no vectorDb');
+  });
+
+  it('with the semantic layer running, finds facts by meaning', async () => {
+    const home = tempHome();
+    const svc = await openMemory({ config: home.config, env: home.env, semantic: true });
+    try {
+      const db = svc.memoryStore({ text: 'Use ssh admin@10.0.0.5 to reach the database server' }).fact;
+      svc.memoryStore({ text: 'The office plants are watered on Fridays' });
+      await svc.semanticLayer?.idle();
+      const host = await PluginHost.start({ svc, plugins: [{ manifest: readManifest(fixture('recorder')), config: {} }] });
+      svc.attachPlugins(host);
+      const found = (await host.command('recorder', 'similar', ['how do I log into the DB machine'])).json as { fact: { id: string }; similarity: number }[];
+      expect(found[0]?.fact.id).toBe(db.id);
+      expect(found[0]?.similarity).toBeGreaterThan(found[1]?.similarity ?? 1);
+    } finally {
+      await svc.close();
+      home.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('plugin events', () => {
+  it('bad event names or data are refused (MEM_ERR_INVALID_INPUT) and nothing is appended', async () => {
+    const p = await start();
+    const before = p.svc.stats().lastEventSeq;
+    expect(() => p.svc.emitPluginEvent('recorder', 'bad name!', {})).toThrow(expect.objectContaining({ code: 'MEM_ERR_INVALID_INPUT' }));
+    expect(() => p.svc.emitPluginEvent('Recorder', 'ok', {})).toThrow(expect.objectContaining({ code: 'MEM_ERR_INVALID_INPUT' }));
+    expect(() => p.svc.emitPluginEvent('recorder', 'big', 'x'.repeat(70 * 1024))).toThrow(expect.objectContaining({ code: 'MEM_ERR_INVALID_INPUT' }));
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => p.svc.emitPluginEvent('recorder', 'cyclic', cyclic)).toThrow(expect.objectContaining({ code: 'MEM_ERR_INVALID_INPUT' }));
+    expect(p.svc.stats().lastEventSeq).toBe(before);
   });
 });
 

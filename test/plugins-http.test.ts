@@ -3,7 +3,8 @@
  * `hybrid-mem serve` process: mounted at /api/plugins/<id><path>, behind the Host/Origin guard; GET needs
  * no token, other methods need the dashboard token and JSON bodies; answers are checked (no CORS header
  * gets out; a wrong shape is a 500 naming the plugin); GraphQL mutations run the plugins' hooks; serve
- * loads the enabled plugins, serves their endpoints and runs onShutdown when it stops.
+ * loads the enabled plugins, serves their endpoints, runs onMaintenance after its maintenance pass and
+ * onShutdown when it stops.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -147,7 +148,7 @@ describe('a dashboard without plugins', () => {
 });
 
 describe('hybrid-mem serve with an enabled plugin (a real process)', () => {
-  it('loads it, says so in the status line, serves its endpoint, and runs onShutdown on SIGTERM', async () => {
+  it('loads it, says so in the status line, serves its endpoint, runs onMaintenance after the pass, and onShutdown on SIGTERM', async () => {
     const home = mkdtempSync(join(tmpdir(), 'hybrid-mem-plugin-serve-'));
     try {
       const shutdownFile = join(home, 'shutdown.json');
@@ -166,11 +167,14 @@ describe('hybrid-mem serve with an enabled plugin (a real process)', () => {
       const base = /dashboard (http:\/\/127\.0\.0\.1:\d+)\/graph/.exec(status?.services?.join(' ') ?? '')?.[1] ?? '';
       const r = await fetch(`${base}/api/plugins/recorder/calls`);
       expect(r.status).toBe(200);
-      expect(await r.json()).toMatchObject({ inits: 1, calls: [] });
+      expect(await r.json()).toMatchObject({ inits: 1 });
+      // serve runs a maintenance pass at start; onMaintenance follows it.
+      const hooks = async (): Promise<string[]> => ((await (await fetch(`${base}/api/plugins/recorder/calls`)).json()) as { calls: { hook: string }[] }).calls.map((c) => c.hook);
+      await expect.poll(hooks, { timeout: 20_000, interval: 100 }).toEqual(['onMaintenance']);
       expect(err).toContain('hybrid-mem: plugin recorder: recorder ready');
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(JSON.parse(readFileSync(shutdownFile, 'utf8'))).toMatchObject({ hooks: expect.arrayContaining(['onShutdown']) });
+      expect(JSON.parse(readFileSync(shutdownFile, 'utf8'))).toMatchObject({ hooks: ['onMaintenance', 'onShutdown'] });
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
