@@ -105,6 +105,37 @@ describe.each(ADAPTERS)('dashboard server over %s', (adapter) => {
     ctrl.abort();
   });
 
+  it('ends a subscriber that falls too far behind with a coded error, and keeps serving', async () => {
+    const { home, svc } = service();
+    const d = await start(svc, home, adapter, 0);
+    const r = await fetch(`${d.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { memoryActivity(kinds: [FACT_STORED]) { seq } }' }),
+    });
+    const reader = r.body?.getReader();
+    const dec = new TextDecoder();
+    let text = '';
+    // Subscribed once the first event arrives.
+    const first = setInterval(() => svc.memoryStore({ text: `probe ${Date.now()}` }), 50);
+    while (reader && !text.includes('"seq"')) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += dec.decode(chunk.value);
+    }
+    clearInterval(first);
+    // One transaction of 10,100 facts delivers 10,100 events at once: past the per-subscriber buffer.
+    svc.memoryStoreMany(Array.from({ length: 10_100 }, (_, i) => ({ text: `bulk fact number ${i}` })));
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) break;
+      text += dec.decode(chunk.value);
+    }
+    expect(text).toContain('"code":"MEM_ERR_SUBSCRIBER_BEHIND"');
+    expect(text.trimEnd().endsWith('event: complete\ndata:')).toBe(true);
+    expect(await health(d.url)).toBe(200);
+  });
+
   it('answers an Accept it cannot serve with a JSON error and a code', async () => {
     const { home, svc } = service();
     const d = await start(svc, home, adapter, 0);

@@ -103,9 +103,18 @@ function sentSeqs(ctx: GqlContext): (number | undefined)[] {
  */
 function withEventIds(stream: AsyncGenerator<string, void, undefined>, ctx: GqlContext): AsyncGenerator<string, void, undefined> {
   const seqs = sentSeqs(ctx);
+  let failed = false;
   const out: AsyncGenerator<string, void, undefined> = {
     async next() {
-      const r = await stream.next();
+      if (failed) return { done: true, value: undefined };
+      let r: IteratorResult<string, void>;
+      try {
+        r = await stream.next();
+      } catch (err) {
+        // The event source failed (e.g. MEM_ERR_SUBSCRIBER_BEHIND): tell the client with a coded error, then complete.
+        failed = true;
+        return { done: false, value: `event: next\ndata: ${errorBody([err])}\n\nevent: complete\ndata:\n\n` };
+      }
       if (r.done || !r.value.startsWith('event: next')) return r;
       const seq = seqs.shift();
       return { done: false, value: seq === undefined ? r.value : `id: ${seq}\n${r.value}` };

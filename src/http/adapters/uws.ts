@@ -68,12 +68,32 @@ function writeHead(res: UwsResponse, r: HttpResponse): void {
   for (const [k, v] of Object.entries(r.headers)) res.writeHeader(k, v);
 }
 
-async function respond(res: UwsResponse, r: HttpResponse, state: { aborted: boolean; stream: AsyncGenerator<string, void, undefined> | null }, streams: Set<AsyncGenerator<string, void, undefined>>): Promise<void> {
+interface ResponseState {
+  aborted: boolean;
+  /** Status and headers written: a failure can no longer become a 500, only an end. */
+  started: boolean;
+  ended: boolean;
+  stream: AsyncGenerator<string, void, undefined> | null;
+}
+
+/** A failure after the handler: a 500 when nothing was sent yet, else just end what was started. Never throws. */
+function fail(res: UwsResponse, state: ResponseState): void {
+  if (state.aborted || state.ended) return;
+  state.ended = true;
+  try {
+    res.cork(() => (state.started ? res.end() : res.writeStatus('500 Internal Server Error').end()));
+  } catch {
+    // the socket is already gone
+  }
+}
+
+async function respond(res: UwsResponse, r: HttpResponse, state: ResponseState, streams: Set<AsyncGenerator<string, void, undefined>>): Promise<void> {
   if (state.aborted) {
     if (isStream(r)) await r.stream.return(undefined);
     return;
   }
   if (!isStream(r)) {
+    state.started = state.ended = true;
     res.cork(() => {
       writeHead(res, r);
       res.end(r.body);
@@ -82,6 +102,7 @@ async function respond(res: UwsResponse, r: HttpResponse, state: { aborted: bool
   }
   state.stream = r.stream;
   streams.add(r.stream);
+  state.started = true;
   res.cork(() => {
     writeHead(res, r);
     res.write(':\n\n'); // flush the headers now: the client sees the stream open
@@ -93,7 +114,10 @@ async function respond(res: UwsResponse, r: HttpResponse, state: { aborted: bool
     }
   } finally {
     streams.delete(r.stream);
-    if (!state.aborted) res.cork(() => res.end());
+    if (!state.aborted && !state.ended) {
+      state.ended = true;
+      res.cork(() => res.end());
+    }
   }
 }
 
@@ -119,7 +143,7 @@ export function makeUwsListen(uws: Uws): Listen {
       },
     });
     app.any('/*', (res, req) => {
-      const state = { aborted: false, stream: null as AsyncGenerator<string, void, undefined> | null };
+      const state: ResponseState = { aborted: false, started: false, ended: false, stream: null };
       res.onAborted(() => {
         state.aborted = true;
         void state.stream?.return(undefined);
@@ -131,11 +155,9 @@ export function makeUwsListen(uws: Uws): Listen {
         deps
           .handle(request)
           .then((r) => respond(res, r, state, streams))
-          .catch(() => {
-            if (!state.aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end());
-          });
+          .catch(() => fail(res, state));
       } catch {
-        if (!state.aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end());
+        fail(res, state);
       }
     });
     // Exclusive: uSockets otherwise sets SO_REUSEPORT on a fixed port, and a second server would share
