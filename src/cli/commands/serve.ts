@@ -139,6 +139,12 @@ export const serveCommand: CommandSpec = {
     const running: RunningService[] = [];
     // Listen before announcing anything: a supervisor may send SIGTERM as soon as it reads the status line.
     const stopper = untilStopped(cli.io.signal);
+    // A long-running service logs a stray rejection (with its code) instead of dying with every client on it.
+    const stray = (err: unknown): void => {
+      const w = toWire(err);
+      log(`unexpected failure (kept serving): ${w.code}: ${w.message}`);
+    };
+    process.on('unhandledRejection', stray);
     try {
       say(`hybrid-mem serving ${config.dbPath}`, { event: 'serving', dbPath: config.dbPath });
       for (const s of SERVE_SERVICES) running.push(await s.start({ svc, config, log }));
@@ -153,6 +159,7 @@ export const serveCommand: CommandSpec = {
       log(`${signal}: shutting down`);
     } finally {
       stopper.release();
+      process.off('unhandledRejection', stray);
       for (const r of running.reverse()) await r.stop();
     }
     return { human: 'hybrid-mem stopped', json: { event: 'stopped' } };
