@@ -76,7 +76,7 @@ describe('install from a local folder, then list, info, disable, enable, config,
     expect(info.stdout).toContain('loaded: yes');
     expect(info.stdout).toContain('hooks: beforeFactStore, afterFactStore, beforeFactDelete, afterFactDelete, beforeSearch, afterSearch, onMaintenance, onShutdown');
     expect(info.stdout).toContain('endpoints: /api/plugins/recorder/calls, /api/plugins/recorder/echo, /api/plugins/recorder/bad');
-    expect(info.stdout).toContain('commands: hybrid-mem plugin run recorder calls, hybrid-mem plugin run recorder count, hybrid-mem plugin run recorder fail');
+    expect(info.stdout).toContain('commands: hybrid-mem plugin run recorder calls, hybrid-mem plugin run recorder count, hybrid-mem plugin run recorder similar, hybrid-mem plugin run recorder fail');
 
     expect((await cli(home, ['plugin', 'disable', 'recorder'])).stdout).toBe('disabled recorder\n');
     expect((await cli(home, ['plugin', 'list'])).stdout).toMatch(/^recorder {2}disabled {2}1\.2\.3/);
@@ -146,7 +146,7 @@ describe('errors are typed and leave nothing half-installed', () => {
     for (const argv of [['remove', 'nope'], ['enable', 'nope'], ['disable', 'nope'], ['info', 'nope'], ['config', 'nope'], ['run', 'nope', 'calls']]) {
       expectUserError(await cli(home, ['plugin', ...argv]), 'MEM_ERR_PLUGIN_NOT_FOUND', /no installed plugin "nope" \(installed: recorder\)/);
     }
-    expectUserError(await cli(home, ['plugin', 'run', 'recorder', 'nope']), 'MEM_ERR_PLUGIN_NOT_FOUND', /plugin recorder has no command "nope" \(its commands: calls, count, fail\)/);
+    expectUserError(await cli(home, ['plugin', 'run', 'recorder', 'nope']), 'MEM_ERR_PLUGIN_NOT_FOUND', /plugin recorder has no command "nope" \(its commands: calls, count, similar, fail\)/);
   });
 
   it('a folder without a manifest, a bad manifest, a missing entry module: MEM_ERR_PLUGIN_MANIFEST, nothing kept', async () => {

@@ -46,6 +46,7 @@ describe.each(ADAPTERS)('plugin endpoints over %s', (adapter) => {
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(r.headers.get('cache-control')).toBe('no-store');
     expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(r.headers.get('content-security-policy')).toBe("sandbox allow-scripts allow-forms allow-popups; frame-ancestors 'none'");
     const body = (await r.json()) as { inits: number; method: string; query: object; caller: object; headers: Record<string, string> };
     expect(body).toMatchObject({ inits: 1, method: 'GET', query: { x: '1', y: 'two' }, caller: { role: 'specialist', agentId: 'coder', sessionId: null } });
     expect(body.headers).toMatchObject({ accept: 'application/json', 'x-hybrid-mem-role': 'specialist' });

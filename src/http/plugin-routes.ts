@@ -8,7 +8,10 @@
  *     on another site cannot send that without a CORS preflight, which this server never grants;
  *   - bodies are at most 256 KiB (413); the Authorization and Cookie headers never reach a plugin;
  *   - the plugin's answer is checked (status, headers without CORS or framing headers, a string or JSON
- *     body); a plugin that fails answers 500 MEM_ERR_PLUGIN_FAILED.
+ *     body); a plugin that fails answers 500 MEM_ERR_PLUGIN_FAILED;
+ *   - every answer carries a sandbox CSP: a page a plugin serves runs in an opaque origin, so whatever it
+ *     shows (maybe echoing request input) cannot read the graph app's stored token, and its requests to
+ *     this server carry `Origin: null`, which the guard refuses.
  * Only the exact paths a plugin registered exist; anything else is 404.
  */
 import { PLUGIN_ID_PATTERN, isEndpointPath } from '../core/plugin-names.js';
@@ -20,6 +23,7 @@ import { BASE_HEADERS, type HttpRequest, type HttpResponse } from './types.js';
 
 export const PLUGIN_PREFIX = '/api/plugins/';
 export const PLUGIN_BODY_MAX = 256 * 1024;
+export const PLUGIN_CSP = "sandbox allow-scripts allow-forms allow-popups; frame-ancestors 'none'";
 
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
@@ -62,7 +66,7 @@ export async function pluginRoute(req: HttpRequest, svc: MemoryService, token: T
   if (!answer) return refusal('MEM_ERR_NOT_FOUND', 404, `plugin ${id} serves no ${path}`);
   return {
     status: answer.status,
-    headers: { 'cache-control': 'no-store', ...answer.headers, ...BASE_HEADERS },
+    headers: { 'cache-control': 'no-store', ...answer.headers, ...BASE_HEADERS, 'content-security-policy': PLUGIN_CSP },
     body: method === 'HEAD' ? '' : answer.body,
   };
 }

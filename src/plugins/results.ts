@@ -110,7 +110,7 @@ export function readResultsAnswer(answer: unknown, hits: readonly SearchHit[], c
 
 const endpointSchema = z
   .strictObject({
-    status: z.int().min(100).max(599).default(200),
+    status: z.int().min(200).max(599).default(200),
     headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'a header name'), z.string().max(8192).regex(/^[^\r\n\0]*$/, 'a header value without line breaks')).default({}),
     body: z.string().max(16 * 1024 * 1024).optional(),
     json: z.unknown().optional(),
