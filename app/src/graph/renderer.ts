@@ -37,6 +37,8 @@ export interface Frame {
   readonly indexOf: (id: string) => number | undefined;
   readonly now: number;
   readonly ringMs: number;
+  /** The layout is moving: edges drawn as thin lines whatever their strength. */
+  readonly animating: boolean;
 }
 
 const MAX_LABELS = 400;
@@ -56,6 +58,16 @@ const py = (f: Frame, i: number): number => f.pos[2 * i + 1] ?? 0;
 
 function drawEdges(ctx: CanvasRenderingContext2D, f: Frame): void {
   ctx.strokeStyle = 'rgba(120,130,150,0.45)';
+  if (f.animating) {
+    ctx.lineWidth = 1 / f.transform.k;
+    ctx.beginPath();
+    for (const e of f.edges) {
+      ctx.moveTo(px(f, e.s), py(f, e.s));
+      ctx.lineTo(px(f, e.t), py(f, e.t));
+    }
+    ctx.stroke();
+    return;
+  }
   const buckets = new Map<number, { s: number; t: number }[]>();
   for (const e of f.edges) {
     const w = Math.round(e.w * 2) / 2;
