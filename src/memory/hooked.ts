@@ -5,6 +5,7 @@
  * never throw). Writes plugins make themselves through context.service never come through here: a
  * plugin's hook calling back into the service cannot re-enter its own worker.
  */
+import type { z } from 'zod';
 import type { FactId } from '../core/ids.js';
 import type { Caller, Fact, FactSource } from '../core/types.js';
 import { currentFact } from './access.js';
@@ -15,9 +16,8 @@ import type { FactDraft, SearchQuery, ServicePlugins, StoreInfo } from './plugin
 import { memoryRecall, type RecallOptions, type RecallResult } from './recall.js';
 import { editFact, storeFact, type StoreResult } from './write.js';
 
-/** The draft a store hook sees: the validated input with every default filled, no undefined keys. */
-function draftOf(input: StoreInput): FactDraft {
-  const i = parse(storeSchema, input, 'memory_store');
+/** The draft a store hook sees: validated store input with every default filled, no undefined keys. */
+export function toDraft(i: z.output<typeof storeSchema>): FactDraft {
   return {
     text: i.text,
     category: i.category,
@@ -34,6 +34,8 @@ function draftOf(input: StoreInput): FactDraft {
     ...(i.supersedes !== undefined ? { supersedes: i.supersedes } : {}),
   };
 }
+
+const draftOf = (input: StoreInput): FactDraft => toDraft(parse(storeSchema, input, 'memory_store'));
 
 export async function storeWithHooks(ctx: Ctx, plugins: ServicePlugins, input: StoreInput, caller: Caller, source: FactSource): Promise<StoreResult> {
   const draft = draftOf(input);

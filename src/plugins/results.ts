@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MemoryError, describeValue, invalidInput } from '../core/errors.js';
 import { parse, recallSchema, storeSchema } from '../memory/inputs.js';
+import { toDraft } from '../memory/hooked.js';
 import type { FactDraft, SearchHit, SearchQuery, StoreInfo } from '../memory/plugin-hooks.js';
 import type { Capability } from './types.js';
 
@@ -33,23 +34,6 @@ const sameDraft = (a: FactDraft, b: FactDraft): boolean => DRAFT_KEYS.every((k) 
 const sameQuery = (a: SearchQuery, b: SearchQuery): boolean => QUERY_KEYS.every((k) => same(a[k], b[k]));
 const FIXED_IN_EDIT = ['scope', 'scopeAgentId', 'scopeSessionId', 'pinned', 'supersedes'] as const;
 
-function toDraft(i: z.output<typeof storeSchema>): FactDraft {
-  return {
-    text: i.text,
-    category: i.category,
-    entity: i.entity,
-    tags: i.tags,
-    importance: i.importance,
-    confidence: i.confidence,
-    decayClass: i.decayClass,
-    expiresAt: i.expiresAt,
-    pinned: i.pinned,
-    scope: i.scope,
-    ...(i.scopeAgentId !== undefined ? { scopeAgentId: i.scopeAgentId } : {}),
-    ...(i.scopeSessionId !== undefined ? { scopeSessionId: i.scopeSessionId } : {}),
-    ...(i.supersedes !== undefined ? { supersedes: i.supersedes } : {}),
-  };
-}
 
 /** beforeFactStore: nothing (unchanged), the fact (maybe changed), or a veto. */
 export function readStoreAnswer(answer: unknown, draft: FactDraft, info: StoreInfo, caps: Caps, id: string): Verdict<FactDraft> {
