@@ -97,7 +97,6 @@ function drawNodes(ctx: CanvasRenderingContext2D, f: Frame): void {
     list.push(i);
     byColor.set(key, list);
   }
-  ctx.globalAlpha = 0.92;
   for (const [color, list] of byColor) {
     ctx.fillStyle = color;
     ctx.beginPath();
@@ -108,7 +107,6 @@ function drawNodes(ctx: CanvasRenderingContext2D, f: Frame): void {
     }
     ctx.fill();
   }
-  ctx.globalAlpha = 1;
   ctx.lineWidth = 2 / f.transform.k;
   ctx.strokeStyle = '#111';
   ctx.beginPath();
