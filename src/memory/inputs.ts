@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { describeIssues, issuesMessage } from '../config/issues.js';
 import { MemoryError, describeValue } from '../core/errors.js';
 import { isConflictId, isFactId, isLinkId, type ConflictId, type FactId, type LinkId } from '../core/ids.js';
-import { CALLER_ROLES, CATEGORIES, CONFLICT_RESOLUTIONS, DECAY_CLASSES, LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Caller } from '../core/types.js';
+import { OPERATOR, CALLER_ROLES, CATEGORIES, CONFLICT_RESOLUTIONS, DECAY_CLASSES, LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Caller } from '../core/types.js';
 
 export const LIMITS = Object.freeze({ textMax: 10_000, entityMax: 200, tagMax: 64, tagsMax: 32, queryMax: 1000, recallMax: 50, idMax: 200, secretMax: 65_536 });
 
@@ -104,6 +104,15 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown, what: stri
   throw new MemoryError('MEM_ERR_INVALID_INPUT', issuesMessage(issues), { details: { ...first, issues } });
 }
 
+/**
+ * Callers this module validated and froze. Every service call validates its caller; a server passes the
+ * same parsed caller to many calls, and a frozen, already-checked object needs no second schema pass.
+ */
+const checked = new WeakSet<object>([OPERATOR]);
+
 export function parseCaller(input: unknown): Caller {
-  return Object.freeze(parse(callerSchema, input, 'caller'));
+  if (typeof input === 'object' && input !== null && checked.has(input)) return input as Caller;
+  const caller = Object.freeze(parse(callerSchema, input, 'caller'));
+  checked.add(caller);
+  return caller;
 }

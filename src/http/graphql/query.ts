@@ -26,16 +26,20 @@ function graphView(g: ReturnType<GqlContext['svc']['graph']>) {
   return { nodes: g.nodes.map(nodeView), edges: g.edges, truncated: g.truncated };
 }
 
+const statsViews = new WeakMap<object, { searchMode: string }>();
+
 export const queryFields: Q = {
   graph: (_p, args, ctx) => graphView(ctx.svc.graph(clean(a(args).filter), ctx.caller)),
   neighbors: (_p, args, ctx) => graphView(ctx.svc.neighbors(a(args).id ?? '', ctx.caller, a(args).limit)),
   stats: (_p, _args, ctx) => {
     const s = ctx.svc.stats(ctx.caller);
-    return {
-      ...s,
-      byCategory: Object.entries(s.byCategory).map(([category, count]) => ({ category, count })),
-      searchMode: ctx.svc.semanticLayer ? 'hybrid' : 'fulltext',
-    };
+    const searchMode = ctx.svc.semanticLayer ? 'hybrid' : 'fulltext';
+    // The service hands back the same Stats object while nothing changed: so can this view of it.
+    const hit = statsViews.get(s);
+    if (hit?.searchMode === searchMode) return hit;
+    const view = { ...s, byCategory: Object.entries(s.byCategory).map(([category, count]) => ({ category, count })), searchMode };
+    statsViews.set(s, view);
+    return view;
   },
   fact: (_p, args, ctx) => ctx.svc.getFact(a(args).id ?? '', ctx.caller),
   facts: (_p, args, ctx) => ctx.svc.graphNodes(clean(a(args).filter), ctx.caller).map(nodeView),
