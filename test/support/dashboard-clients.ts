@@ -102,6 +102,15 @@ export class Feed {
 
   constructor(readonly name: string) {}
 
+  /** The observer both clients' subscribe() take: results, errors, completion. */
+  readonly sink = {
+    next: (v: unknown): void => this.push(v),
+    error: (e: unknown): void => void this.errors.push(e),
+    complete: (): void => {
+      this.completed = true;
+    },
+  };
+
   setStopper(f: () => Promise<void>): void {
     this.stopper = f;
   }
@@ -150,15 +159,7 @@ export function sseFeed(url: string, query: string, o: { headers?: Record<string
   });
   const unsubscribe = client.subscribe(
     { query },
-    {
-      next: (v) => feed.push(v),
-      error: (e) => {
-        feed.errors.push(e);
-      },
-      complete: () => {
-        feed.completed = true;
-      },
-    },
+    feed.sink,
     {
       connected: () => {
         feed.connected = true;
@@ -191,15 +192,7 @@ export function wsFeed(url: string, query: string, o: { connectionParams?: Recor
   });
   const unsubscribe = client.subscribe(
     { query },
-    {
-      next: (v) => feed.push(v),
-      error: (e) => {
-        feed.errors.push(e);
-      },
-      complete: () => {
-        feed.completed = true;
-      },
-    },
+    feed.sink,
   );
   feed.setStopper(async () => {
     unsubscribe();
