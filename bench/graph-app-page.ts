@@ -8,15 +8,9 @@
  * from the worker). The minified build keeps property names, so the wrappers see every call.
  */
 
-export interface ViewStats {
-  readonly fps: number;
-  readonly facts: number;
-  readonly edges: number;
-  readonly drawnItems: number;
-  readonly mode: 'facts' | 'clusters';
-  readonly clusters: number;
-  readonly alpha: number;
-}
+/** What view.stats() answers; one definition, shared with the e2e tests. */
+export type { ViewStats } from '../test/support/e2e.js';
+import type { ViewStats } from '../test/support/e2e.js';
 
 interface ViewHandle {
   stats(): ViewStats;
