@@ -5,13 +5,13 @@
  * Exit codes: 0 ok, 1 user error (MemoryError with isUserError: bad input, unknown id, usage), 2 internal
  * error (database unreadable, corrupt, busy, full; bugs).
  */
-import { readFileSync } from 'node:fs';
 import { parseCommandArgs, splitCommand, usageError } from './args.js';
 import { COMMANDS, GROUPS, findCommand } from './commands/index.js';
 import { commandHelp, groupHelp, mainHelp } from './help.js';
 import { printResult, reportError } from './report.js';
 import { createSession, type OpenSession } from './session.js';
 import type { CommandSpec, Io } from './spec.js';
+import { packageVersion } from './version.js';
 
 export type { Io } from './spec.js';
 
@@ -73,8 +73,7 @@ function say(io: Io, text: string): number {
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-  return `hybrid-mem ${pkg.version ?? 'unknown'}`;
+  return `hybrid-mem ${packageVersion()}`;
 }
 
 /** The process entry: runs the CLI on process.argv and sets process.exitCode. */

@@ -59,4 +59,15 @@ export const DEFAULTS = {
     /** How often `hybrid-mem serve` runs decay, expiry and trimming. */
     intervalMinutes: 60,
   },
+  agent: {
+    /**
+     * Who calls the agent tools when no gateway names the caller (`hybrid-mem mcp`). An orchestrator sees
+     * global facts, every agent's facts and its own session's.
+     */
+    role: 'orchestrator' as 'orchestrator' | 'specialist',
+    /** The agent id (agent-scoped facts bind to it); null = none. */
+    id: null as string | null,
+    /** The session id; null = a fresh id for each run of `hybrid-mem mcp` (session-scoped facts last one run). */
+    sessionId: null as string | null,
+  },
 } as const;

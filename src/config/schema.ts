@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { DEFAULTS } from './defaults.js';
 
 const D = DEFAULTS;
+/** An agent or session id, as the service accepts them (src/memory/inputs.ts callerSchema). */
+const agentName = z.string().trim().min(1).max(200);
 
 export const configSchema = z
   .object({
@@ -77,6 +79,14 @@ export const configSchema = z
       .strictObject({
         intervalMinutes: z.number().positive().max(10_080).default(D.maintenance.intervalMinutes),
       })
+      .prefault({}),
+    agent: z
+      .strictObject({
+        role: z.enum(['orchestrator', 'specialist']).default(D.agent.role).describe('The role of the agent tools\' caller in `hybrid-mem mcp`.'),
+        id: agentName.nullable().default(D.agent.id).describe('The agent id of that caller (agent-scoped facts bind to it).'),
+        sessionId: agentName.nullable().default(D.agent.sessionId).describe('The session id of that caller; null = a fresh id per `hybrid-mem mcp` run.'),
+      })
+      .refine((a) => a.role !== 'specialist' || a.id !== null, { message: 'a specialist needs an agent id', path: ['id'] })
       .prefault({}),
   })
   .strict();

@@ -29,21 +29,21 @@ export const callerSchema = z.strictObject({
 });
 
 export const storeSchema = z.strictObject({
-  text: z.string().trim().min(1).max(LIMITS.textMax),
-  category: z.enum(CATEGORIES).default('fact'),
-  entity: name(LIMITS.entityMax).nullable().default(null),
-  tags: tags.default([]),
-  importance: unit.default(0.5),
-  confidence: unit.default(0.8),
-  decayClass: z.enum(DECAY_CLASSES).default('stable'),
-  expiresAt: time.nullable().default(null),
-  pinned: z.boolean().default(false),
-  scope: z.enum(SCOPE_KINDS).default('global'),
+  text: z.string().trim().min(1).max(LIMITS.textMax).describe('The fact, one self-contained statement.'),
+  category: z.enum(CATEGORIES).default('fact').describe('What kind of memory it is.'),
+  entity: name(LIMITS.entityMax).nullable().default(null).describe('What the fact is about (a host, project, person); conflicts are detected per entity.'),
+  tags: tags.default([]).describe('Short keywords, lower-cased.'),
+  importance: unit.default(0.5).describe('0..1: how much it matters.'),
+  confidence: unit.default(0.8).describe('0..1: how sure the source is.'),
+  decayClass: z.enum(DECAY_CLASSES).default('stable').describe('How fast it fades when not recalled: permanent never, volatile within days.'),
+  expiresAt: time.nullable().default(null).describe('When it stops being true: epoch milliseconds or an ISO-8601 date-time.'),
+  pinned: z.boolean().default(false).describe('Pinned facts stay central and do not decay.'),
+  scope: z.enum(SCOPE_KINDS).default('global').describe("Who sees it: global (everyone), agent (this agent), session (this session)."),
   /** Operator only: write into another agent's or session's scope. */
   scopeAgentId: name(LIMITS.idMax).optional(),
   scopeSessionId: name(LIMITS.idMax).optional(),
   /** Explicitly replace this (current) fact: the new fact becomes its next version. */
-  supersedes: factId.optional(),
+  supersedes: factId.optional().describe('The id (fact_...) of a current fact this one replaces; it becomes the new version.'),
 });
 export type StoreInput = z.input<typeof storeSchema>;
 
@@ -63,22 +63,22 @@ export const editSchema = z
 export type EditInput = z.input<typeof editSchema>;
 
 export const linkSchema = z.strictObject({
-  sourceId: factId,
-  targetId: factId,
-  linkType: z.enum(LINK_TYPES).default('RELATED_TO'),
-  strength: unit.optional(),
+  sourceId: factId.describe('The fact the link starts from (fact_...).'),
+  targetId: factId.describe('The fact the link points to (fact_...).'),
+  linkType: z.enum(LINK_TYPES).default('RELATED_TO').describe('How the two facts relate.'),
+  strength: unit.optional().describe('0..1; linking an existing pair again strengthens it.'),
 });
 export type LinkInput = z.input<typeof linkSchema>;
 
 export const recallSchema = z.strictObject({
-  query: z.string().max(LIMITS.queryMax),
-  limit: z.int().min(1).max(LIMITS.recallMax).default(10),
-  category: z.enum(CATEGORIES).optional(),
-  includeSuperseded: z.boolean().default(false),
+  query: z.string().max(LIMITS.queryMax).describe('What to look for, in words; matched by full text and by meaning.'),
+  limit: z.int().min(1).max(LIMITS.recallMax).default(10).describe('How many facts to return.'),
+  category: z.enum(CATEGORIES).optional().describe('Only facts of this category.'),
+  includeSuperseded: z.boolean().default(false).describe('Also search older versions of facts.'),
 });
 export type RecallInput = z.input<typeof recallSchema>;
 
-export const credentialGetSchema = z.strictObject({ service: name(LIMITS.entityMax) });
+export const credentialGetSchema = z.strictObject({ service: name(LIMITS.entityMax).describe('The service the credential is for, as a hint names it.') });
 
 export const vaultPutSchema = z.strictObject({
   service: name(LIMITS.entityMax),

@@ -3,6 +3,7 @@ import type { CommandSpec } from '../spec.js';
 import { configCheckCommand } from './config.js';
 import { conflictsCommand, resolveCommand } from './conflicts.js';
 import { deleteCommand, editCommand, listCommand, pinCommand, showCommand, unpinCommand } from './facts.js';
+import { mcpCommand } from './mcp.js';
 import { linkCommand, linkTypeCommand, unlinkCommand } from './links.js';
 import { dashboardCommand, serveCommand } from './serve.js';
 import { reindexCommand } from './semantic.js';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   authRecallCheckCommand,
   serveCommand,
   dashboardCommand,
+  mcpCommand,
   ...PLUGIN_COMMANDS,
 ];
 

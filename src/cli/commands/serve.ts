@@ -166,7 +166,7 @@ export const serveCommand: CommandSpec = {
   },
 };
 
-interface Stopper {
+export interface Stopper {
   /** Resolves with the name of what stopped serving: SIGINT, SIGTERM or abort. */
   readonly stopped: Promise<string>;
   /** Stop listening (idempotent); also ends the keep-alive timer. */
@@ -174,7 +174,7 @@ interface Stopper {
 }
 
 /** Listens for SIGINT, SIGTERM and an abort of `signal`, and keeps the process alive until one arrives. */
-function untilStopped(signal: AbortSignal | undefined): Stopper {
+export function untilStopped(signal: AbortSignal | undefined): Stopper {
   let release = (): void => undefined;
   const stopped = new Promise<string>((resolve) => {
     const keepAlive = setInterval(() => undefined, 1 << 30);
