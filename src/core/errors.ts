@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   MEM_ERR_PLUGIN_FAILED: { kind: 'internal', summary: "A plugin failed: it did not load, or a hook threw, ran past its time budget or answered in the wrong shape (the message names the plugin and hook). A fail-closed plugin's operation is refused with this code; nothing was changed." },
   MEM_ERR_EMBEDDING_MODEL: { kind: 'internal', summary: 'The embedding model cannot be loaded or run (the message names the provider and the file).' },
   MEM_ERR_VECTOR_INDEX: { kind: 'internal', summary: 'The vector index failed; it is rebuilt from SQLite and search answers from full text meanwhile.' },
+  MEM_ERR_NATIVE_UNAVAILABLE: { kind: 'internal', summary: 'A native module (better-sqlite3) has no build for this Node version; the message names the command that builds one.' },
   MEM_ERR_INTERNAL: { kind: 'internal', summary: 'An unexpected internal failure; the message and its cause say more.' },
 } as const satisfies Record<string, { kind: 'user' | 'internal'; summary: string }>;
 

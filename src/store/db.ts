@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import { MIGRATIONS, migrate, type Migration } from './migrations.js';
+import { sqliteBinding } from './native.js';
 
 export interface OpenOptions {
   readonly durability?: 'normal' | 'full';
@@ -24,7 +25,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let db: Db;
   try {
     if (!options.readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, nativeBinding: sqliteBinding() });
   } catch (cause) {
     throw sqliteError(cause, `cannot open database ${path}`);
   }
