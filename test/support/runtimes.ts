@@ -55,7 +55,7 @@ function once(target: string, make: (tmp: string) => void): string {
 
 function npmInstall(prefix: string, spec: string, pathFirst?: string): void {
   mkdirSync(prefix, { recursive: true });
-  const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const env: Record<string, string | undefined> = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
   if (pathFirst) env.PATH = `${pathFirst}:${env.PATH ?? ''}`;
   const r = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', spec], { env, encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS });
   if (r.status !== 0) throw new Error(`npm install ${spec} failed (${r.status ?? r.signal}):\n${(r.stderr || r.stdout).slice(-3000)}`);
