@@ -11,7 +11,7 @@ import { commandHelp, groupHelp, mainHelp } from './help.js';
 import { printResult, reportError } from './report.js';
 import { createSession, type OpenSession } from './session.js';
 import type { CommandSpec, Io } from './spec.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../config/package.js';
 
 export type { Io } from './spec.js';
 

@@ -1,4 +1,4 @@
-/** <dataDir>/dashboard.json: where the running dashboard listens, for `hybrid-mem dashboard`. */
+/** <dataDir>/dashboard.json: where the running dashboard listens, for `hybrid-mem dashboard` (CLI and OpenClaw). */
 import { readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -31,4 +31,28 @@ export function readDashboardRecord(dataDir: string): DashboardRecord | null {
 /** Remove the record if it is still ours (another server may have started since). */
 export function removeDashboardRecord(dataDir: string, pid: number): void {
   if (readDashboardRecord(dataDir)?.pid === pid) rmSync(file(dataDir), { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+    return r.ok && ((await r.json()) as { service?: string }).service === 'hybrid-mem';
+  } catch {
+    return false;
+  }
+}
+
+/** The dashboard serving `dataDir`, when its process lives and its health check answers as hybrid-mem. */
+export async function findRunningDashboard(dataDir: string): Promise<DashboardRecord | null> {
+  const record = readDashboardRecord(dataDir);
+  return record && isAlive(record.pid) && (await answers(record.url)) ? record : null;
 }

@@ -4,9 +4,8 @@
  * loads, node:http otherwise, or as configured), and records its URL in <dataDir>/dashboard.json so
  * `hybrid-mem dashboard` can print it.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type * as UwsModule from 'uWebSockets.js';
+import { PACKAGE_ROOT, packageVersion } from '../config/package.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { MemoryService } from '../memory/service.js';
 import { listenNode } from './adapters/node.js';
@@ -39,15 +38,6 @@ export interface Dashboard {
   close(): Promise<void>;
 }
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** The uWebSockets.js adapter, or the reason it cannot load here. */
 async function loadUws(): Promise<Listen | string> {

@@ -8,20 +8,32 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../config/package.js';
 import { MemoryError } from '../core/errors.js';
-
-/** The package root (this file is src/store/native.ts or dist/store/native.js). */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Where a side-by-side build for this Node would be: under HYBRID_MEM_NATIVE_DIR, else <package>/native. */
 export function sideBySidePath(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const dir = env.HYBRID_MEM_NATIVE_DIR || join(ROOT, 'native');
+  const dir = env.HYBRID_MEM_NATIVE_DIR || join(PACKAGE_ROOT, 'native');
   return join(dir, 'better-sqlite3', `node-v${process.versions.modules}-${process.platform}-${process.arch}.node`);
 }
 
 /** undefined: the default addon loads; a path: the side-by-side addon. Resolved once per thread. */
 let resolved: { binding: string | undefined } | null = null;
+
+/**
+ * The probe connections, kept referenced for the life of the process. A host that loads this module more
+ * than once (OpenClaw loads each plugin generation afresh) may garbage-collect a generation while its
+ * native handles are finalized outside any Node environment, which aborts the process; a probe that is
+ * never collected cannot be finalized at such a moment.
+ */
+const PROBES_KEY = Symbol.for('hybrid-mem.sqlite-probes');
+const probes = ((globalThis as Record<symbol, unknown>)[PROBES_KEY] ??= []) as unknown[];
+
+function probe(nativeBinding?: string): void {
+  const db = new Database(':memory:', nativeBinding ? { nativeBinding } : {});
+  db.close();
+  probes.push(db);
+}
 
 function isWrongBuild(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
@@ -33,14 +45,14 @@ function isWrongBuild(err: unknown): boolean {
 export function sqliteBinding(): string | undefined {
   if (resolved) return resolved.binding;
   try {
-    new Database(':memory:').close();
+    probe();
     resolved = { binding: undefined };
   } catch (err) {
     if (!isWrongBuild(err)) throw err;
     const path = sideBySidePath();
     if (!existsSync(path)) throw unavailable(err, path);
     try {
-      new Database(':memory:', { nativeBinding: path }).close();
+      probe(path);
     } catch (cause) {
       throw unavailable(cause, path);
     }

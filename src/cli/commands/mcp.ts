@@ -14,7 +14,7 @@ import { serveMcp } from '../../mcp/server.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { oneOf, str } from '../args.js';
 import type { CommandSpec, OptionValues } from '../spec.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../../config/package.js';
 import { untilStopped } from './serve.js';
 
 const AGENT_ROLES = CALLER_ROLES.filter((r) => r !== 'operator');

@@ -9,7 +9,7 @@ import { MaintenanceClient } from '../../actors/maintenance/client.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { startSemantic } from '../../main.js';
 import { toWire } from '../../core/errors.js';
-import { readDashboardRecord } from '../../http/record.js';
+import { findRunningDashboard } from '../../http/record.js';
 import { startDashboard } from '../../http/server.js';
 import type { MemoryService } from '../../memory/service.js';
 import { plural } from '../format.js';
@@ -206,8 +206,7 @@ export const dashboardCommand: CommandSpec = {
   details: ['The dashboard runs inside `hybrid-mem serve` (or a gateway with the plugin) when dashboard.enabled; exit code 1 when none is running.'],
   options: {},
   async run({ cli }) {
-    const record = readDashboardRecord(cli.config().dataDir);
-    const url = record && isAlive(record.pid) && (await answers(record.url)) ? record.url : null;
+    const url = (await findRunningDashboard(cli.config().dataDir))?.url ?? null;
     if (!url) {
       return {
         human: 'hybrid-mem: no dashboard server is running for this data dir (start one with `hybrid-mem serve`)',
@@ -219,21 +218,3 @@ export const dashboardCommand: CommandSpec = {
     return { human: `${url}/graph`, json: { running: true, url, graph: `${url}/graph`, graphql: `${url}/graphql` } };
   },
 };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const r = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
-    return r.ok && ((await r.json()) as { service?: string }).service === 'hybrid-mem';
-  } catch {
-    return false;
-  }
-}

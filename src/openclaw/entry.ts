@@ -1,0 +1,126 @@
+/**
+ * The OpenClaw plugin entry (package.json "openclaw.extensions"; manifest: openclaw.plugin.json). OpenClaw
+ * calls `register(api)` synchronously, several times per process, each in a fresh module instance, with a
+ * `registrationMode`: only 'full' runs agents. So `register` only validates the config and registers:
+ *
+ * - `before_prompt_build`: the auth-failure recall; its hint becomes the turn's `prependContext`. OpenClaw
+ *   runs it only with `plugins.entries.hybrid-mem.hooks.allowConversationAccess: true`.
+ * - the agent tools memory_store, memory_link, memory_recall, credential_get (the caller is the run's
+ *   agent and session, with `agent.role` from our config);
+ * - `openclaw hybrid-mem dashboard`: prints the running dashboard's URL;
+ * - a service: the gateway starts it (memory service, then the dashboard when dashboard.enabled) and stops
+ *   it on shutdown.
+ *
+ * The memory service opens once per process and database (shared by every registration): eagerly in a
+ * 'full' registration, else on first use.
+ * A one-shot `openclaw agent --local` run uses the hook and the tools without the gateway's service.
+ */
+import { PLUGIN_ID } from '../config/defaults.js';
+import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
+import { toWire } from '../core/errors.js';
+import type { Caller } from '../core/types.js';
+import { AGENT_TOOLS, callAgentTool, type AgentTool } from '../memory/agent-tools.js';
+import { parseCaller } from '../memory/inputs.js';
+import type { GatewayMemory } from './runtime.js';
+import type { OpenClawPluginApi, OpenClawTool, RunContext } from './types.js';
+
+const DESCRIPTION = 'Durable local memory: hybrid recall, credential hints on auth failures, a memory-graph dashboard.';
+
+/** The caller of a hook or tool: the run's agent and session, in the configured role. */
+export function runCaller(config: ResolvedConfig, ctx: RunContext): Caller {
+  return parseCaller({ role: config.agent.role, agentId: ctx.agentId || config.agent.id, sessionId: ctx.sessionId || ctx.sessionKey || config.agent.sessionId });
+}
+
+/**
+ * The open memory, one per database for the whole process. OpenClaw evaluates this module afresh for every
+ * registration (plugin generations), so module state would open the store again for each agent run; the
+ * gateway's service stop closes it.
+ */
+const RUNTIMES_KEY = Symbol.for('hybrid-mem.openclaw.runtimes');
+const runtimes = ((globalThis as Record<symbol, unknown>)[RUNTIMES_KEY] ??= new Map()) as Map<string, Promise<GatewayMemory>>;
+
+function register(api: OpenClawPluginApi): void {
+  const config = resolveConfig(api.pluginConfig ?? {}, { env: process.env, source: `OpenClaw plugins.entries.${PLUGIN_ID}.config` });
+  const log = (line: string): void => api.logger.info(`${PLUGIN_ID}: ${line}`);
+  const key = config.dbPath;
+  const open = (): Promise<GatewayMemory> => {
+    let memory = runtimes.get(key);
+    if (!memory) {
+      memory = import('./runtime.js').then((m) => m.GatewayMemory.open(config, log));
+      runtimes.set(key, memory);
+      memory.catch(() => runtimes.delete(key));
+    }
+    return memory;
+  };
+
+  api.on('before_prompt_build', async (event, ctx) => {
+    try {
+      const m = await open();
+      const caller = runCaller(config, ctx);
+      const role = caller.role === 'operator' ? 'orchestrator' : caller.role;
+      const hint = await m.hook.onTurn({ prompt: event.prompt ?? '', messages: [...(event.messages ?? [])], agentId: caller.agentId, sessionId: caller.sessionId, role });
+      return hint ? { prependContext: hint } : undefined;
+    } catch (err) {
+      // A turn never fails because of memory: no hint, one line in the gateway log.
+      const w = toWire(err);
+      api.logger.warn(`${PLUGIN_ID}: no auth-failure recall this turn (${w.code}: ${w.message})`);
+      return undefined;
+    }
+  });
+
+  const toolFor = (tool: AgentTool, ctx: RunContext): OpenClawTool => ({
+    name: tool.name,
+    label: tool.title,
+    description: tool.description,
+    parameters: tool.inputSchema,
+    async execute(_toolCallId, params) {
+      const r = await callAgentTool((await open()).svc, runCaller(config, ctx), tool.name, params);
+      // OpenClaw's contract: a failed tool throws; the model receives the message (code first).
+      if (!r.ok) throw new Error(r.text);
+      // The secret travels once, in the text the model reads; not again in the details the gateway keeps.
+      const { secret: _secret, ...details } = r.data;
+      return { content: [{ type: 'text', text: r.text }], details };
+    },
+  });
+  for (const tool of AGENT_TOOLS) api.registerTool((ctx) => toolFor(tool, ctx), { name: tool.name });
+
+  api.registerCli(
+    ({ program }) => {
+      const root = program.command(PLUGIN_ID).description('hybrid-mem memory');
+      root
+        .command('dashboard')
+        .description('print the URL of the running hybrid-mem dashboard (it runs inside the gateway when dashboard.enabled)')
+        .action(async () => {
+          const { findRunningDashboard } = await import('../http/record.js');
+          const running = await findRunningDashboard(config.dataDir);
+          if (running) {
+            process.stdout.write(`${running.url}/graph\n`);
+            return;
+          }
+          const why = config.dashboard.enabled ? 'start the gateway (openclaw gateway run)' : 'dashboard.enabled is false in plugins.entries.hybrid-mem.config';
+          process.stderr.write(`hybrid-mem: no dashboard server is running for ${config.dataDir} (${why})\n`);
+          process.exitCode = 1;
+        });
+    },
+    { descriptors: [{ name: PLUGIN_ID, description: 'hybrid-mem memory', hasSubcommands: true }] },
+  );
+
+  api.registerService({
+    id: PLUGIN_ID,
+    async start() {
+      await (await open()).startDashboard();
+    },
+    async stop() {
+      const m = runtimes.get(key);
+      runtimes.delete(key);
+      if (m) await (await m).close();
+    },
+  });
+
+  // The process that runs agents opens the store now, so the first turn does not wait for it.
+  if (api.registrationMode === 'full') open().catch((err: unknown) => api.logger.error(`${PLUGIN_ID}: memory unavailable: ${toWire(err).message}`));
+}
+
+/** What OpenClaw's loader takes (`definePluginEntry` returns the same shape). */
+const plugin = { id: PLUGIN_ID, name: 'hybrid-mem', description: DESCRIPTION, register };
+export default plugin;

@@ -1,0 +1,249 @@
+/**
+ * The OpenClaw plugin in the real gateway: openclaw 2026.9.6 installed on Node 24 (test cache), our
+ * package loaded through OpenClaw's own loader from plugins.load.paths with its config under
+ * plugins.entries.hybrid-mem, and whole agent turns run with OpenClaw's public CLI against a mock
+ * OpenAI-compatible model on 127.0.0.1. The conversation holds a real ssh failure (captured from ssh
+ * against a loopback sshd, test/fixtures/auth) for a host with stored credential facts: the model must
+ * receive our hint at the head of the prompt, and never the secret. The dashboard answers while the
+ * gateway runs and is gone after it stops; the agent tools run inside the gateway.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig, type ResolvedConfig } from '../src/config/resolve.js';
+import { MemoryService } from '../src/memory/service.js';
+import { lastUserTexts, messageText, startMockModel, type MockModel } from './support/mock-model.js';
+import { INSTALL_TIMEOUT_MS, ROOT, nativeEnv, nodeBinary, openclawDir, supported } from './support/runtimes.js';
+
+const CANARY = 'Canary-Ssh-Pw-5b7e1d9c3a';
+const SSH_OUTPUT = readFileSync(join(ROOT, 'test/fixtures/auth/ssh-batchmode-denied.txt'), 'utf8');
+const TOKEN = 'gateway-test-token-1234';
+
+/** dist/ must hold the entry OpenClaw loads: rebuild it when src/ is newer (CI builds it at install). */
+function ensureBuilt(): void {
+  const entry = join(ROOT, 'dist/openclaw/entry.js');
+  const newest = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
+  if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tsc build failed:\n${r.stdout}${r.stderr}`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on Node 24)', () => {
+  let dir: string;
+  let openclaw: string;
+  let env: Record<string, string>;
+  let mock: MockModel;
+  let memoryConfig: ResolvedConfig;
+  let credentialFactId: string;
+  let gateway: ChildProcess | null = null;
+  let gatewayOut = '';
+  let gatewayExit: Promise<number | null>;
+
+  /** Run the openclaw CLI. Output goes to files: OpenClaw exits with process.exit, which can cut a pipe short. */
+  let runs = 0;
+  const oc = (args: string[], extraEnv: Record<string, string> = {}) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string; seconds: number }>((done) => {
+      const base = join(dir, `oc-${++runs}`);
+      const out = openSync(`${base}.out`, 'w');
+      const err = openSync(`${base}.err`, 'w');
+      const started = Date.now();
+      const child = spawn(env.NODE_BIN as string, [openclaw, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', out, err] });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+      child.on('exit', (status) => {
+        clearTimeout(timer);
+        closeSync(out);
+        closeSync(err);
+        done({ status, stdout: readFileSync(`${base}.out`, 'utf8'), stderr: readFileSync(`${base}.err`, 'utf8'), seconds: (Date.now() - started) / 1000 });
+      });
+    });
+
+  beforeAll(async () => {
+    const node24 = nodeBinary(24);
+    openclaw = join(openclawDir(), 'openclaw.mjs');
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'hm-openclaw-'));
+    for (const d of ['home', 'state', 'workspace']) mkdirSync(join(dir, d));
+    mock = await startMockModel();
+    const dataDir = join(dir, 'memory');
+    const pluginConfig = { dataDir, dashboard: { port: 0 }, embedding: { enabled: false } };
+    memoryConfig = resolveConfig(pluginConfig, { env: {} });
+    // Memory the agent will need: a credential fact about the failing host (with a secret in it) and a vault entry.
+    const svc = MemoryService.open({ config: memoryConfig, env: {} });
+    credentialFactId = svc.memoryStore({ text: `SSH to 127.0.0.1 as hmfixture: use the key ~/.ssh/hmfixture_ed25519; fallback password ${CANARY}`, category: 'technical', entity: '127.0.0.1', tags: ['ssh', 'credential'] }).fact.id;
+    svc.vaultPut({ service: '127.0.0.1', type: 'password', secret: CANARY });
+    svc.memoryStore({ text: 'The release checklist lives in docs/release.md', category: 'fact' });
+    await svc.close();
+
+    const gatewayPort = await freePort();
+    const config = {
+      gateway: { mode: 'local', port: gatewayPort, bind: 'loopback', auth: { mode: 'token', token: TOKEN } },
+      models: {
+        mode: 'merge',
+        providers: {
+          mock: {
+            baseUrl: mock.baseUrl,
+            apiKey: 'mock-key',
+            api: 'openai-completions',
+            models: [{ id: 'mock-1', name: 'Mock 1', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }],
+          },
+        },
+      },
+      tools: { toolSearch: false },
+      agents: { defaults: { model: { primary: 'mock/mock-1' }, workspace: join(dir, 'workspace') } },
+      plugins: {
+        allow: ['hybrid-mem'],
+        load: { paths: [ROOT] },
+        entries: { 'hybrid-mem': { enabled: true, hooks: { allowConversationAccess: true }, config: pluginConfig } },
+      },
+    };
+    writeFileSync(join(dir, 'openclaw.json'), JSON.stringify(config, null, 2));
+    env = {
+      ...(process.env as Record<string, string>),
+      ...nativeEnv(node24),
+      NODE_BIN: node24,
+      PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
+      HOME: join(dir, 'home'),
+      OPENCLAW_STATE_DIR: join(dir, 'state'),
+      OPENCLAW_CONFIG_PATH: join(dir, 'openclaw.json'),
+      OPENCLAW_GATEWAY_TOKEN: TOKEN,
+      NO_COLOR: '1',
+    };
+  }, INSTALL_TIMEOUT_MS);
+
+  afterAll(async () => {
+    gateway?.kill('SIGKILL');
+    await mock?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads through OpenClaw\'s loader with its hook, the four agent tools and the CLI command', async () => {
+    const r = await oc(['plugins', 'inspect', 'hybrid-mem', '--runtime', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const info = JSON.stringify(JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))));
+    expect(info).toContain('"status":"loaded"');
+    expect(info).toContain('before_prompt_build');
+    for (const tool of ['memory_store', 'memory_link', 'memory_recall', 'credential_get']) expect(info).toContain(`"${tool}"`);
+    expect(r.stderr).not.toMatch(/hybrid-mem.*(error|failed)/i);
+  }, 240_000);
+
+  it('starts the memory service and the dashboard with the gateway (node:http on Node 24)', async () => {
+    gateway = spawn(env.NODE_BIN as string, [openclaw, 'gateway', 'run'], { env });
+    gateway.stdout?.on('data', (d: Buffer) => (gatewayOut += d.toString()));
+    gateway.stderr?.on('data', (d: Buffer) => (gatewayOut += d.toString()));
+    gatewayExit = new Promise((done) => gateway?.on('exit', (code) => done(code)));
+    await expect.poll(() => existsSync(join(memoryConfig.dataDir, 'dashboard.json')), { timeout: 120_000, interval: 250 }).toBe(true);
+    const record = JSON.parse(readFileSync(join(memoryConfig.dataDir, 'dashboard.json'), 'utf8')) as { url: string; adapter: string; pid: number };
+    expect(record.adapter).toBe('node');
+    expect(record.pid).toBe(gateway.pid);
+    expect(((await (await fetch(`${record.url}/api/health`)).json()) as { service: string }).service).toBe('hybrid-mem');
+  }, 180_000);
+
+  it('`openclaw hybrid-mem dashboard` prints the URL, and it answers while the gateway runs', async () => {
+    const r = await oc(['hybrid-mem', 'dashboard']);
+    expect(r.status, r.stderr).toBe(0);
+    const url = /http:\/\/127\.0\.0\.1:\d+\/graph/.exec(r.stdout)?.[0];
+    expect(url, r.stdout).toBeDefined();
+    const page = await fetch(url as string);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const stats = (await (await fetch((url as string).replace('/graph', '/graphql'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ stats { totalFacts } }"}' })).json()) as { data: { stats: { totalFacts: number } } };
+    expect(stats.data.stats.totalFacts).toBeGreaterThanOrEqual(3);
+  }, 240_000);
+
+  it('an agent turn whose conversation holds a real ssh "Permission denied" gets our hint at the head of the prompt', async () => {
+    const message = join(dir, 'message.txt');
+    writeFileSync(message, `The deploy step failed. Here is what ssh printed:\n${SSH_OUTPUT}\nWhat should I do?`);
+    const before = mock.requests.length;
+    const r = await oc(['agent', '--agent', 'main', '--session-id', 'ssh-turn', '--message-file', message, '--json']);
+    expect(r.status, `${r.stderr}\n${gatewayOut.slice(-3000)}`).toBe(0);
+    const sent = mock.requests.slice(before);
+    expect(sent.length).toBeGreaterThanOrEqual(1);
+    const prompt = lastUserTexts(sent[0] as (typeof sent)[number])[0] as string;
+    // OpenClaw puts "[<date>] " before the context a plugin prepends, then the user's text.
+    const head = prompt.replace(/^\[[^\]]*\]\s*/, '');
+    expect(head.startsWith('💡 Memory has credentials for `127.0.0.1`:\n1. ')).toBe(true);
+    expect(head).toContain('~/.ssh/hmfixture_ed25519');
+    expect(head).toContain('use `credential_get(service=127.0.0.1)` to retrieve.');
+    expect(head.indexOf('💡')).toBeLessThan(head.indexOf('The deploy step failed.'));
+    for (const req of mock.requests) expect(JSON.stringify(req)).not.toContain(CANARY);
+
+    // The recall was recorded by the gateway's memory service, as the caller OpenClaw named.
+    const svc = MemoryService.open({ config: memoryConfig, env: {} });
+    try {
+      const rec = svc.recallHistory(undefined, { limit: 5 }).find((e) => e.kind === 'auth_failure');
+      expect(rec).toMatchObject({ target: '127.0.0.1', scores: expect.arrayContaining([expect.objectContaining({ factId: credentialFactId })]) });
+    } finally {
+      await svc.close();
+    }
+  }, 240_000);
+
+  it('a turn without a failure gets no hint', async () => {
+    const before = mock.requests.length;
+    const r = await oc(['agent', '--agent', 'main', '--session-id', 'quiet-turn', '-m', 'Summarise the release checklist please', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const prompt = lastUserTexts(mock.requests[before] as (typeof mock.requests)[number]).join('\n');
+    expect(prompt).toContain('Summarise the release checklist please');
+    expect(prompt).not.toContain('Memory has credentials');
+  }, 240_000);
+
+  it('the model calls our agent tools inside the gateway: memory_store, then memory_recall finds it', async () => {
+    const store = await oc(['agent', '--agent', 'main', '--session-id', 'tools-turn', '-m', 'CALLTOOL:memory_store {"text":"The shop deploys from the release branch","category":"decision","entity":"shop"}', '--json']);
+    expect(store.status, store.stderr).toBe(0);
+    const storeResult = mock.requests.flatMap((q) => q.messages).filter((m) => m.role === 'tool').map((m) => messageText(m.content));
+    expect(storeResult.join('\n')).toMatch(/Stored fact_[0-9A-Z]+\./);
+
+    const recall = await oc(['agent', '--agent', 'main', '--session-id', 'tools-turn', '-m', 'CALLTOOL:memory_recall {"query":"which branch does the shop deploy from"}', '--json']);
+    expect(recall.status, recall.stderr).toBe(0);
+    const toolTexts = mock.requests.flatMap((q) => q.messages).filter((m) => m.role === 'tool').map((m) => messageText(m.content));
+    expect(toolTexts.join('\n')).toMatch(/1\. \[decision\] The shop deploys from the release branch \(fact_/);
+
+    // Input outside the tool's JSON Schema is refused by OpenClaw before our code runs; input the schema
+    // allows but our rules refuse comes back as our typed error. The turn goes on either way.
+    const toolResults = (): string => mock.requests.flatMap((q) => q.messages).filter((m) => m.role === 'tool').map((m) => messageText(m.content)).join('\n');
+    const outOfSchema = await oc(['agent', '--agent', 'main', '--session-id', 'tools-turn', '-m', 'CALLTOOL:memory_store {"text":"x","importance":7}', '--json']);
+    expect(outOfSchema.status, outOfSchema.stderr).toBe(0);
+    expect(toolResults()).toMatch(/importance: must be <= 1/);
+    const badIds = await oc(['agent', '--agent', 'main', '--session-id', 'tools-turn', '-m', 'CALLTOOL:memory_link {"sourceId":"fact_nope","targetId":"not-a-fact"}', '--json']);
+    expect(badIds.status, badIds.stderr).toBe(0);
+    expect(toolResults()).toMatch(/MEM_ERR_INVALID_INPUT: .*memory_link\.sourceId/);
+    const noSecret = await oc(['agent', '--agent', 'main', '--session-id', 'tools-turn', '-m', 'CALLTOOL:credential_get {"service":"nowhere.example"}', '--json']);
+    expect(noSecret.status, noSecret.stderr).toBe(0);
+    expect(toolResults()).toContain('MEM_ERR_CREDENTIAL_NOT_FOUND');
+
+    const svc = MemoryService.open({ config: memoryConfig, env: {} });
+    try {
+      const facts = svc.listFacts({ entity: 'shop' });
+      expect(facts.map((f) => [f.text, f.source, f.scope.kind])).toEqual([['The shop deploys from the release branch', 'tool', 'global']]);
+      expect(svc.listFacts().some((f) => f.text === 'x')).toBe(false);
+    } finally {
+      await svc.close();
+    }
+  }, 480_000);
+
+  it('shuts down with the gateway: the dashboard stops answering and its record is removed', async () => {
+    const url = (JSON.parse(readFileSync(join(memoryConfig.dataDir, 'dashboard.json'), 'utf8')) as { url: string }).url;
+    const stopping = Date.now();
+    gateway?.kill('SIGTERM');
+    expect(await gatewayExit).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(15_000);
+    gateway = null;
+    expect(existsSync(join(memoryConfig.dataDir, 'dashboard.json'))).toBe(false);
+    await expect(fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    const r = await oc(['hybrid-mem', 'dashboard']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('no dashboard server is running');
+  }, 240_000);
+});
