@@ -110,8 +110,10 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
       },
     };
     writeFileSync(join(dir, 'openclaw.json'), JSON.stringify(config, null, 2));
+    // OpenClaw quiets its own output under a test runner (VITEST set): the child must not look like one.
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_ENV' && k !== 'TEST')) as Record<string, string>;
     env = {
-      ...(process.env as Record<string, string>),
+      ...inherited,
       ...nativeEnv(node24),
       NODE_BIN: node24,
       PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
@@ -132,10 +134,14 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
   it('loads through OpenClaw\'s loader with its hook, the four agent tools and the CLI command', async () => {
     const r = await oc(['plugins', 'inspect', 'hybrid-mem', '--runtime', '--json']);
     expect(r.status, r.stderr).toBe(0);
-    const info = JSON.stringify(JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))));
-    expect(info).toContain('"status":"loaded"');
-    expect(info).toContain('before_prompt_build');
-    for (const tool of ['memory_store', 'memory_link', 'memory_recall', 'credential_get']) expect(info).toContain(`"${tool}"`);
+    expect(r.stdout.trimStart().startsWith('{'), `stdout: ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(-1500)}`).toBe(true);
+    const info = JSON.parse(r.stdout) as { plugin: { status: string; toolNames: string[]; source: string }; typedHooks: { name: string }[]; cliCommands: string[]; services: unknown[] };
+    expect(info.plugin.status).toBe('loaded');
+    expect(info.plugin.source).toBe(join(ROOT, 'dist/openclaw/entry.js'));
+    expect(info.plugin.toolNames).toEqual(['memory_store', 'memory_link', 'memory_recall', 'credential_get']);
+    expect(info.typedHooks.map((h) => h.name)).toContain('before_prompt_build');
+    expect(info.cliCommands).toContain('hybrid-mem');
+    expect(JSON.stringify(info.services)).toContain('hybrid-mem');
     expect(r.stderr).not.toMatch(/hybrid-mem.*(error|failed)/i);
   }, 240_000);
 

@@ -83,10 +83,22 @@ export interface ErrorDetails {
 }
 
 /** The one error class of hybrid-mem. Crosses threads as {code, message, details} (see toWire/fromWire). */
+/**
+ * Marks a MemoryError for `instanceof` across copies of this module: a host that loads the package more
+ * than once (OpenClaw evaluates each plugin generation afresh) must still recognise an error thrown by
+ * another copy, or its code would be lost.
+ */
+const BRAND = Symbol.for('hybrid-mem.MemoryError');
+
 export class MemoryError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  }
+
   override readonly name = 'MemoryError';
   readonly code: ErrorCode;
   readonly details: ErrorDetails | undefined;
+  readonly [BRAND] = true;
 
   constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetails; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
