@@ -8,13 +8,14 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { MemoryError, toWire } from '../src/core/errors.js';
+import type * as ErrorsModule from '../src/core/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hm-errors-copy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('MemoryError from another copy of the module is still a MemoryError, with its code', async () => {
   copyFileSync(resolve(__dirname, '../src/core/errors.ts'), join(dir, 'errors.ts'));
-  const copy = (await import(pathToFileURL(join(dir, 'errors.ts')).href)) as typeof import('../src/core/errors.js');
+  const copy = (await import(pathToFileURL(join(dir, 'errors.ts')).href)) as typeof ErrorsModule;
   expect(copy.MemoryError).not.toBe(MemoryError);
   const foreign = new copy.MemoryError('MEM_ERR_CREDENTIAL_NOT_FOUND', 'no vault credential for service "x"');
   expect(foreign instanceof MemoryError).toBe(true);
