@@ -1,6 +1,6 @@
 /** Config: the spec's defaults, the gateway file shape, and errors that name path, expectation and value. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configJsonSchema } from '../src/config/json-schema.js';
@@ -76,6 +76,12 @@ describe('config', () => {
     expect(loadConfigFile(p, { env: {} }).dataDir).toBe(join(dir, 'data'));
     expect(loadConfigFile(p, { env }).dataDir).toBe(dir);
     expect(resolveConfig({}, { env, dbPath: join(dir, 'x', 'other.db') })).toMatchObject({ dbPath: join(dir, 'x', 'other.db'), dataDir: join(dir, 'x') });
+  });
+
+  it('expands "~" in config paths to the home folder', () => {
+    const c = resolveConfig({ dataDir: '~/.hm-data', vault: { keyFile: '~/keys/vault.key' }, dashboard: { appDir: '~' } }, { env: {}, baseDir: dir });
+    expect(c).toMatchObject({ dataDir: join(homedir(), '.hm-data'), vaultKeyFile: join(homedir(), 'keys', 'vault.key'), dashboard: { appDir: homedir() } });
+    expect(resolveConfig({ dataDir: '~other/x' }, { env: {}, baseDir: dir }).dataDir).toBe(join(dir, '~other', 'x'));
   });
 
   it('publishes a JSON Schema that matches the committed file', () => {

@@ -44,16 +44,18 @@ export function resolveConfig(userConfig: unknown, options: ResolveOptions = {})
   const parsed = result.data;
   checkPatterns(parsed.autoRecall.authFailure.patterns);
   const base = options.baseDir ?? process.cwd();
+  // A path in the config: "~" or "~/..." is the home folder, a relative one is relative to the config file.
+  const path = (p: string): string => (p === '~' || p.startsWith('~/') ? join(homedir(), p.slice(1)) : resolvePath(base, p));
   const dataDir = options.dbPath
     ? resolvePath(options.dbPath, '..')
     : env.HYBRID_MEM_HOME
       ? resolvePath(env.HYBRID_MEM_HOME)
       : parsed.dataDir
-        ? resolvePath(base, parsed.dataDir)
+        ? path(parsed.dataDir)
         : defaultDataDir(env);
   const dbPath = options.dbPath ? resolvePath(options.dbPath) : join(dataDir, 'memory.db');
-  const vaultKeyFile = parsed.vault.keyFile ? resolvePath(base, parsed.vault.keyFile) : join(dataDir, 'vault.key');
-  const appDir = parsed.dashboard.appDir ? resolvePath(base, parsed.dashboard.appDir) : null;
+  const vaultKeyFile = parsed.vault.keyFile ? path(parsed.vault.keyFile) : join(dataDir, 'vault.key');
+  const appDir = parsed.dashboard.appDir ? path(parsed.dashboard.appDir) : null;
   return deepFreeze({ ...parsed, dashboard: { ...parsed.dashboard, appDir }, dataDir, dbPath, vaultKeyFile, source: options.source ?? null });
 }
 
