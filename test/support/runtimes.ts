@@ -10,8 +10,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(__dirname, '../..');
+export const ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 export const CACHE = resolve(process.env.HYBRID_MEM_TEST_CACHE || join(homedir(), '.cache', 'hybrid-mem-test'));
 export const OPENCLAW_VERSION = '2026.9.6';
 /** Long enough for a cold cache on 2 busy cores: a native build is ~1.5-3 min, openclaw ~40 s. */
