@@ -196,6 +196,22 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
     }
   }, 240_000);
 
+  it('a failure in an earlier tool result of the conversation (the gateway\'s exec tool) gets the hint on the next turn', async () => {
+    // Turn 1: the model runs a command with OpenClaw's own exec tool; its output (the captured ssh failure)
+    // becomes a tool result in the session. Turn 2: the hook finds the failure among the recent messages.
+    const fixture = join(ROOT, 'test/fixtures/auth/ssh-batchmode-denied.txt');
+    const first = await oc(['agent', '--agent', 'main', '--session-id', 'exec-history', '-m', `CALLEXEC:tail -n 1 ${fixture} >&2; exit 255`, '--json']);
+    expect(first.status, first.stderr).toBe(0);
+    const toolOutput = mock.requests.flatMap((q) => q.messages).filter((m) => m.role === 'tool').map((m) => messageText(m.content)).join('\n');
+    expect(toolOutput).toContain('hmfixture@127.0.0.1: Permission denied (publickey,password).');
+    const before = mock.requests.length;
+    const second = await oc(['agent', '--agent', 'main', '--session-id', 'exec-history', '-m', 'It did not work, try another way', '--json']);
+    expect(second.status, second.stderr).toBe(0);
+    const prompt = lastUserTexts(mock.requests[before] as (typeof mock.requests)[number])[0] as string;
+    expect(prompt.replace(/^\[[^\]]*\]\s*/, '').startsWith('💡 Memory has credentials for `127.0.0.1`:')).toBe(true);
+    expect(prompt).toContain('It did not work, try another way');
+  }, 480_000);
+
   it('a turn without a failure gets no hint', async () => {
     const before = mock.requests.length;
     const r = await oc(['agent', '--agent', 'main', '--session-id', 'quiet-turn', '-m', 'Summarise the release checklist please', '--json']);

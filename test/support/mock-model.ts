@@ -2,7 +2,8 @@
  * A small OpenAI-compatible model on 127.0.0.1 for gateway tests: POST /v1/chat/completions (streamed or
  * not) and GET /v1/models. It records every request. Its reply: when the conversation's last message is
  * a tool result, a final text quoting it; when the user's latest text holds `CALLTOOL:<name> <json args>`
- * (and the request offers that tool), one call of it; otherwise a fixed text.
+ * (and the request offers that tool), one call of it; `CALLEXEC:<command>`, one call of the gateway's own
+ * `exec` tool with that shell command; otherwise a fixed text.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,8 +47,11 @@ function decide(req: ChatRequest): Decision {
   const real = req.messages.filter((m) => !(m.role === 'user' && messageText(m.content).startsWith(INTERNAL)));
   const last = real[real.length - 1];
   if (last?.role === 'tool') return { text: `MOCK-FINAL after tool: ${messageText(last.content).slice(0, 2000)}` };
-  const call = /CALLTOOL:([a-z_]+) (\{.*\})/.exec(lastUserTexts(req).join('\n'));
+  const user = lastUserTexts(req).join('\n');
+  const call = /CALLTOOL:([a-z_]+) (\{.*\})/.exec(user);
   const offered = (req.tools ?? []).map((t) => t.function?.name);
+  const exec = /CALLEXEC:(.+)/.exec(user);
+  if (exec && offered.includes('exec')) return { tool: { name: 'exec', args: JSON.stringify({ title: 'run a command', command: (exec[1] as string).trim() }) } };
   if (call && offered.includes(call[1])) return { tool: { name: call[1] as string, args: call[2] as string } };
   return { text: 'MOCK-ASSISTANT: noted.' };
 }
