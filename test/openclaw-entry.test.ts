@@ -1,0 +1,141 @@
+/**
+ * The OpenClaw entry in-process, on the API shape openclaw 2026.9.6 passes (test/openclaw.test.ts runs it
+ * in the real gateway): what it registers, that the committed manifest is current, that a turn never
+ * fails because of memory, that tool errors carry our codes and the secret travels only in the text, and
+ * that registrations share one open store per database until the gateway stops the service.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../src/config/resolve.js';
+import { AGENT_TOOL_NAMES } from '../src/memory/agent-tools.js';
+import { MemoryService } from '../src/memory/service.js';
+import plugin from '../src/openclaw/entry.js';
+import { openclawManifest } from '../src/openclaw/manifest.js';
+import type { CliCommand, OpenClawPluginApi, OpenClawService, OpenClawTool, PromptBuildEvent, PromptBuildResult, RunContext } from '../src/openclaw/types.js';
+
+const KEY = 'cd'.repeat(32);
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'hm-oc-entry-'));
+  dirs.push(d);
+  return d;
+};
+
+interface Registered {
+  readonly hooks: Map<string, (event: PromptBuildEvent, ctx: RunContext) => Promise<PromptBuildResult | undefined>>;
+  readonly tools: Map<string, (ctx: RunContext) => OpenClawTool>;
+  readonly services: OpenClawService[];
+  readonly commands: string[];
+  readonly logs: string[];
+}
+
+function load(pluginConfig: unknown, registrationMode = 'discovery'): Registered {
+  const r: Registered = { hooks: new Map(), tools: new Map(), services: [], commands: [], logs: [] };
+  const command = (path: string): CliCommand => ({
+    command: (name) => {
+      r.commands.push(`${path} ${name}`.trim());
+      return command(`${path} ${name}`.trim());
+    },
+    description: () => command(path),
+    action: () => command(path),
+  });
+  const api: OpenClawPluginApi = {
+    id: 'hybrid-mem',
+    registrationMode,
+    pluginConfig,
+    logger: { info: (m) => r.logs.push(`info ${m}`), warn: (m) => r.logs.push(`warn ${m}`), error: (m) => r.logs.push(`error ${m}`) },
+    on: (name, handler) => void r.hooks.set(name, handler),
+    registerTool: (factory, options) => void r.tools.set(options.name, factory),
+    registerCli: (register) => register({ program: command('') }),
+    registerService: (service) => void r.services.push(service),
+  };
+  plugin.register(api);
+  return r;
+}
+
+const SSH = 'ops@10.0.4.7: Permission denied (publickey,password).';
+const ctx: RunContext = { agentId: 'main', sessionKey: 'agent:main:main', sessionId: 'sess-1' };
+
+describe('OpenClaw entry', () => {
+  it('registers before_prompt_build, the four agent tools, `hybrid-mem dashboard` and a service; the manifest lists the same tools and is current', () => {
+    const r = load({ dataDir: join(tempDir(), 'mem'), embedding: { enabled: false } });
+    expect([...r.hooks.keys()]).toEqual(['before_prompt_build']);
+    expect([...r.tools.keys()]).toEqual([...AGENT_TOOL_NAMES]);
+    expect(r.commands).toEqual(['hybrid-mem', 'hybrid-mem dashboard']);
+    expect(r.services.map((s) => s.id)).toEqual(['hybrid-mem']);
+    expect(plugin.id).toBe('hybrid-mem');
+    const committed = JSON.parse(readFileSync(new URL('../openclaw.plugin.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    expect(committed).toEqual(openclawManifest());
+    expect(committed).toMatchObject({ id: 'hybrid-mem', contracts: { tools: [...AGENT_TOOL_NAMES] } });
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { openclaw: { extensions: string[] }; files: string[] };
+    expect(pkg.openclaw.extensions).toEqual(['./dist/openclaw/entry.js']);
+    expect(pkg.files).toContain('openclaw.plugin.json');
+  });
+
+  it('refuses an invalid config at registration with the key path (OpenClaw reports the plugin as failed)', () => {
+    expect(() => load({ dashboard: { port: 'seventy' } })).toThrow(/dashboard\.port/);
+    expect(() => load({ agent: { role: 'specialist' } })).toThrow(/agent\.id/);
+  });
+
+  it('a turn never fails because of memory: an unusable data dir means no hint and one warning', async () => {
+    const file = join(tempDir(), 'not-a-dir');
+    writeFileSync(file, 'x');
+    const r = load({ dataDir: join(file, 'mem'), embedding: { enabled: false } });
+    const out = await r.hooks.get('before_prompt_build')?.({ prompt: 'retry', messages: [{ role: 'toolResult', content: [{ type: 'text', text: SSH }] }] }, ctx);
+    expect(out).toBeUndefined();
+    expect(r.logs.filter((l) => l.startsWith('warn'))).toEqual([expect.stringMatching(/^warn hybrid-mem: no auth-failure recall this turn \(MEM_ERR_/)]);
+  });
+
+  it('hints from OpenClaw message shapes, runs the tools as the run\'s caller, and keeps the secret out of tool details', async () => {
+    const dataDir = join(tempDir(), 'mem');
+    const config = { dataDir, embedding: { enabled: false } };
+    const seed = MemoryService.open({ config: resolveConfig(config, { env: {} }), env: { HYBRID_MEM_VAULT_KEY: KEY } });
+    seed.memoryStore({ text: 'SSH to 10.0.4.7 uses the ops key', category: 'technical', entity: '10.0.4.7' });
+    seed.vaultPut({ service: 'registry.internal', type: 'token', secret: 'tok-secret-9f8e7d' });
+    await seed.close();
+    process.env.HYBRID_MEM_VAULT_KEY = KEY;
+    const first = load(config, 'full');
+    const second = load(config, 'discovery');
+    try {
+      const hook = second.hooks.get('before_prompt_build');
+      const quiet = await hook?.({ prompt: 'all good', messages: [] }, ctx);
+      expect(quiet).toBeUndefined();
+      // The store opens at the first call here (a gateway opens it at load): while the recall worker is
+      // still starting, a turn may pass without a hint (the detection deadline), so ask in fresh sessions.
+      let n = 0;
+      const failing = { prompt: 'retry', messages: [{ role: 'user', content: 'deploy' }, { role: 'toolResult', toolName: 'exec', content: [{ type: 'text', text: SSH }] }] };
+      await expect
+        .poll(async () => (await hook?.(failing, { ...ctx, sessionId: `warm-${++n}` }))?.prependContext, { timeout: 15_000 })
+        .toMatch(/^💡 Memory has credentials for `10\.0\.4\.7`:\n1\. SSH to 10\.0\.4\.7 uses the ops key$/);
+
+      const store = second.tools.get('memory_store')?.({ agentId: 'main', sessionId: 'sess-1' });
+      const stored = await store?.execute('call-1', { text: 'Main agent notes live in NOTES.md', scope: 'session' });
+      expect(stored?.content[0]?.text).toMatch(/^Stored fact_/);
+      expect(stored?.details).toMatchObject({ fact: { scope: 'session' } });
+      const otherSession = await second.tools.get('memory_recall')?.({ agentId: 'main', sessionId: 'sess-2' }).execute('call-2', { query: 'NOTES.md' });
+      expect(otherSession?.content[0]?.text).toBe('No matching memories.');
+      await expect(store?.execute('call-3', { text: 'x', importance: 3 })).rejects.toThrow(/^MEM_ERR_INVALID_INPUT: memory_store\.importance/);
+
+      const cred = await second.tools.get('credential_get')?.(ctx).execute('call-4', { service: 'registry.internal' });
+      expect(cred?.content[0]?.text).toBe('Credential for registry.internal (token): tok-secret-9f8e7d');
+      expect(JSON.stringify(cred?.details)).not.toContain('tok-secret-9f8e7d');
+      await expect(second.tools.get('credential_get')?.(ctx).execute('call-5', { service: 'nowhere' })).rejects.toThrow(/^MEM_ERR_CREDENTIAL_NOT_FOUND/);
+    } finally {
+      // Both registrations used one store; the gateway's service stop closes it (once).
+      await first.services[0]?.stop();
+      await second.services[0]?.stop();
+      delete process.env.HYBRID_MEM_VAULT_KEY;
+    }
+    const reopened = MemoryService.open({ config: resolveConfig(config, { env: {} }) });
+    try {
+      expect(reopened.listFacts({ contains: 'NOTES.md', includeSuperseded: false }, { role: 'operator', agentId: null, sessionId: null })).toHaveLength(1);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
