@@ -198,6 +198,19 @@ describe('hybrid-mem mcp: the caller comes from the configuration', () => {
   });
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
+  it('refuses a bad caller before speaking: exit 1, the error on stderr, nothing on stdout', () => {
+    const env = { ...process.env, HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' };
+    for (const [args, text] of [
+      [['mcp', '--role', 'specialist'], 'MEM_ERR_INVALID_INPUT: --agent: expected an agent id for a specialist'],
+      [['mcp', '--role', 'operator'], 'MEM_ERR_INVALID_INPUT: --role: expected one of orchestrator, specialist'],
+    ] as const) {
+      const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', input: '' });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(text);
+    }
+  });
+
   it('a specialist sees its own agent scope and not another agent\'s; credential_get returns its vault secret', async () => {
     const config = join(home, 'config.json');
     writeFileSync(config, JSON.stringify({ plugins: { entries: { 'hybrid-mem': { config: { agent: { role: 'specialist', id: 'coder', sessionId: 's-1' }, embedding: { enabled: false } } } } } }));

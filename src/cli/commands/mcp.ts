@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { toWire } from '../../core/errors.js';
+import { invalidInput, toWire } from '../../core/errors.js';
 import { CALLER_ROLES, type Caller } from '../../core/types.js';
 import { parseCaller } from '../../memory/inputs.js';
 import { startSemantic } from '../../main.js';
@@ -23,7 +23,10 @@ const AGENT_ROLES = CALLER_ROLES.filter((r) => r !== 'operator');
 export function mcpCaller(config: ResolvedConfig, opts: OptionValues): Caller {
   const a = config.agent;
   const sessionId = str(opts, 'session') ?? a.sessionId ?? `mcp-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  return parseCaller({ role: oneOf(opts, 'role', AGENT_ROLES) ?? a.role, agentId: str(opts, 'agent') ?? a.id, sessionId });
+  const role = oneOf(opts, 'role', AGENT_ROLES) ?? a.role;
+  const agentId = str(opts, 'agent') ?? a.id;
+  if (role === 'specialist' && agentId === null) throw invalidInput('--agent', 'an agent id for a specialist (--agent ID, or agent.id in the config)', 'none');
+  return parseCaller({ role, agentId, sessionId });
 }
 
 /**
