@@ -69,12 +69,16 @@ describe('OpenClaw entry', () => {
     expect(r.commands).toEqual(['hybrid-mem', 'hybrid-mem dashboard']);
     expect(r.services.map((s) => s.id)).toEqual(['hybrid-mem']);
     expect(plugin.id).toBe('hybrid-mem');
-    const committed = JSON.parse(readFileSync(new URL('../openclaw.plugin.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const committed = JSON.parse(readFileSync(new URL('../openclaw/openclaw.plugin.json', import.meta.url), 'utf8')) as Record<string, unknown>;
     expect(committed).toEqual(openclawManifest());
     expect(committed).toMatchObject({ id: 'hybrid-mem', contracts: { tools: [...AGENT_TOOL_NAMES] } });
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { openclaw: { extensions: string[] }; files: string[] };
-    expect(pkg.openclaw.extensions).toEqual(['./dist/openclaw/entry.js']);
-    expect(pkg.files).toContain('openclaw.plugin.json');
+    // The plugin folder declares no dependencies (OpenClaw would copy them into every plugin generation).
+    const folder = JSON.parse(readFileSync(new URL('../openclaw/package.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    expect(folder).toMatchObject({ type: 'module', openclaw: { extensions: ['./index.js'] } });
+    expect(Object.keys(folder).filter((k) => /dependencies/i.test(k))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { files: string[]; version: string };
+    expect(pkg.files).toContain('openclaw');
+    expect(folder.version).toBe(pkg.version);
   });
 
   it('refuses an invalid config at registration with the key path (OpenClaw reports the plugin as failed)', () => {

@@ -1,6 +1,6 @@
 /**
  * The OpenClaw plugin in the real gateway: openclaw 2026.9.6 installed on Node 24 (test cache), our
- * package loaded through OpenClaw's own loader from plugins.load.paths with its config under
+ * plugin folder (openclaw/) loaded through OpenClaw's own loader from plugins.load.paths with its config under
  * plugins.entries.hybrid-mem, and whole agent turns run with OpenClaw's public CLI against a mock
  * OpenAI-compatible model on 127.0.0.1. The conversation holds a real ssh failure (captured from ssh
  * against a loopback sshd, test/fixtures/auth) for a host with stored credential facts: the model must
@@ -105,7 +105,7 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
       agents: { defaults: { model: { primary: 'mock/mock-1' }, workspace: join(dir, 'workspace') } },
       plugins: {
         allow: ['hybrid-mem'],
-        load: { paths: [ROOT] },
+        load: { paths: [join(ROOT, 'openclaw')] },
         entries: { 'hybrid-mem': { enabled: true, hooks: { allowConversationAccess: true }, config: pluginConfig } },
       },
     };
@@ -137,7 +137,7 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
     expect(r.stdout.trimStart().startsWith('{'), `stdout: ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(-1500)}`).toBe(true);
     const info = JSON.parse(r.stdout) as { plugin: { status: string; toolNames: string[]; source: string }; typedHooks: { name: string }[]; cliCommands: string[]; services: unknown[] };
     expect(info.plugin.status).toBe('loaded');
-    expect(info.plugin.source).toBe(join(ROOT, 'dist/openclaw/entry.js'));
+    expect(info.plugin.source).toBe(join(ROOT, 'openclaw/index.js'));
     expect(info.plugin.toolNames).toEqual(['memory_store', 'memory_link', 'memory_recall', 'credential_get']);
     expect(info.typedHooks.map((h) => h.name)).toContain('before_prompt_build');
     expect(info.cliCommands).toContain('hybrid-mem');

@@ -1,4 +1,4 @@
-/** Regenerates schema/config.schema.json and the OpenClaw manifest (openclaw.plugin.json) from the zod schemas (npm run schema). */
+/** Regenerates schema/config.schema.json and the OpenClaw manifest (openclaw/openclaw.plugin.json) from the zod schemas (npm run schema). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openclawManifest } from '../openclaw/manifest.js';
@@ -11,4 +11,4 @@ const write = (relative: string, value: unknown): void => {
 };
 mkdirSync(fileURLToPath(new URL('../../schema/', import.meta.url)), { recursive: true });
 write('schema/config.schema.json', configJsonSchema());
-write('openclaw.plugin.json', openclawManifest());
+write('openclaw/openclaw.plugin.json', openclawManifest());

@@ -1,5 +1,7 @@
 /**
- * The OpenClaw plugin entry (package.json "openclaw.extensions"; manifest: openclaw.plugin.json). OpenClaw
+ * The OpenClaw plugin. OpenClaw loads the plugin folder openclaw/ (manifest openclaw/openclaw.plugin.json),
+ * whose dependency-free shim (openclaw/index.js) requires this module from the installed package once per
+ * process, out of reach of OpenClaw's per-generation copying (see the shim). OpenClaw
  * calls `register(api)` synchronously, several times per process, each in a fresh module instance, with a
  * `registrationMode`: only 'full' runs agents. So `register` only validates the config and registers:
  *

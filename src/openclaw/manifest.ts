@@ -1,5 +1,5 @@
 /**
- * openclaw.plugin.json, the manifest OpenClaw's loader reads before it loads any code: our id, the JSON
+ * openclaw/openclaw.plugin.json, the manifest OpenClaw's loader reads before it loads any code: our id, the JSON
  * Schema of plugins.entries.hybrid-mem.config (the published config schema: OpenClaw refuses a config
  * that does not match it), and contracts.tools, which must name every tool the entry registers.
  * Written by `npm run schema`; test/openclaw-manifest.test.ts checks the committed file matches.

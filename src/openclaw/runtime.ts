@@ -50,7 +50,6 @@ export class GatewayMemory {
   async startDashboard(): Promise<string | null> {
     if (!this.config.dashboard.enabled || this.closed) return null;
     this.dashboard ??= await startDashboard({ svc: this.svc, config: this.config, log: this.log });
-    this.log(`dashboard ${this.dashboard.url}/graph (${this.dashboard.adapter})`);
     return this.dashboard.url;
   }
 
