@@ -13,6 +13,7 @@ export default {
   name: 'hybrid-mem',
   description: 'Durable local memory: hybrid recall, credential hints on auth failures, a memory-graph dashboard.',
   register(api) {
+    if (typeof api.rootDir !== 'string') throw new Error('hybrid-mem: this OpenClaw passes no api.rootDir (the plugin needs openclaw 2026.9 or newer)');
     const root = dirname(api.rootDir);
     const entry = join(root, 'dist', 'openclaw', 'entry.js');
     if (!existsSync(entry)) throw new Error(`hybrid-mem: ${entry} is missing; run "npm install" (or "npm run build") in ${root}`);
