@@ -268,4 +268,15 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('no dashboard server is running');
   }, 240_000);
+
+  it('without a gateway, a one-shot `openclaw agent --local` turn gets the hint too', async () => {
+    const message = join(dir, 'message-local.txt');
+    writeFileSync(message, `ssh keeps failing:\n${SSH_OUTPUT}`);
+    const before = mock.requests.length;
+    const r = await oc(['agent', '--local', '--agent', 'main', '--session-id', 'local-turn', '--message-file', message, '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const prompt = lastUserTexts(mock.requests[before] as (typeof mock.requests)[number])[0] as string;
+    expect(prompt.replace(/^\[[^\]]*\]\s*/, '').startsWith('💡 Memory has credentials for `127.0.0.1`:')).toBe(true);
+    expect(existsSync(join(memoryConfig.dataDir, 'dashboard.json'))).toBe(false);
+  }, 240_000);
 });
