@@ -87,12 +87,21 @@ describe('every operation refuses a user without the permission, and changes not
     if (!/^(get|list)/.test(row.op)) expect(checksum(w.svc.db)).not.toBe(before);
   });
 
+  it('acceptSuggestionWithHooks (async): refused for a viewer with nothing changed, allowed for an editor', async () => {
+    w = makeWorld();
+    const before = checksum(w.svc.db);
+    await expect(w.collab.acceptSuggestionWithHooks(VIEWER, w.suggestion.id)).rejects.toMatchObject({ code: 'MEM_ERR_PERMISSION_DENIED', details: { actor: VIEWER } });
+    expect(checksum(w.svc.db)).toBe(before);
+    await expect(w.collab.acceptSuggestionWithHooks(EDITOR, w.suggestion.id)).resolves.toMatchObject({ status: 'accepted', decidedBy: EDITOR });
+    expect(checksum(w.svc.db)).not.toBe(before);
+  });
+
   it('covers every acting operation of the service', () => {
     w = makeWorld();
     const ops = Object.getOwnPropertyNames(Object.getPrototypeOf(w.collab) as object).filter((n) => n !== 'constructor');
     // createOrganization and listOrganizations are open to anyone; hasPermission and permissionsOf take no actor.
     const open = new Set(['createOrganization', 'listOrganizations', 'hasPermission', 'permissionsOf', 'listSpaces']);
-    const covered = new Set(ROWS.map((r) => r.op.split(' ')[0]));
+    const covered = new Set([...ROWS.map((r) => r.op.split(' ')[0]), 'acceptSuggestionWithHooks']);
     expect(ops.length).toBeGreaterThan(40);
     expect(ops.filter((o) => !open.has(o) && !covered.has(o))).toEqual([]);
   });

@@ -24,6 +24,7 @@ import { addFactToSpace, listSpaceFacts, removeFactFromSpace, type SpaceFactInpu
 import { createSpace, deleteSpace, getSpace, listSpaces, updateSpace, type CreateSpaceInput, type UpdateSpaceInput } from './spaces.js';
 import {
   acceptSuggestion,
+  acceptSuggestionWithHooks,
   createSuggestion,
   deleteSuggestion,
   getPendingSuggestions,
@@ -154,8 +155,13 @@ export class CollabService {
   updateSuggestion(actor: string, input: UpdateSuggestionInput) {
     return updateSuggestion(this.ctx, actor, input);
   }
+  /** Accept without the plugins' store hooks; acceptSuggestionWithHooks runs them (what a server should call). */
   acceptSuggestion(actor: string, suggestionId: string) {
     return acceptSuggestion(this.ctx, actor, suggestionId);
+  }
+  /** Accept through the plugins' store hooks (a vetoed edit leaves the suggestion pending, nothing written). */
+  acceptSuggestionWithHooks(actor: string, suggestionId: string) {
+    return acceptSuggestionWithHooks(this.ctx, actor, suggestionId);
   }
   rejectSuggestion(actor: string, suggestionId: string) {
     return rejectSuggestion(this.ctx, actor, suggestionId);

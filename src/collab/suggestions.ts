@@ -11,6 +11,7 @@ import type { FactSuggestion, SuggestionStatus, SuggestionType } from '../core/c
 import { MemoryError } from '../core/errors.js';
 import { newSuggestionId, type FactId } from '../core/ids.js';
 import { currentFact, denied, factInSpace, requireSpace } from './access.js';
+import type { EditInput } from '../memory/inputs.js';
 import type { CollabCtx } from './context.js';
 import { createSuggestionSchema, ids, listLimit, parse, parseActor, suggestionStatus, updateSuggestionSchema } from './inputs.js';
 
@@ -91,7 +92,13 @@ export function updateSuggestion(ctx: CollabCtx, actor: string, input: UpdateSug
   });
 }
 
-function decide(ctx: CollabCtx, op: 'acceptSuggestion' | 'rejectSuggestion' | 'withdrawSuggestion', actor: string, suggestionId: string): FactSuggestion {
+/** An accepted edit_text suggestion's edit as the plugins left it, and the text they were shown. */
+interface VettedEdit {
+  readonly edit: EditInput;
+  readonly shownText: string | null;
+}
+
+function decide(ctx: CollabCtx, op: 'acceptSuggestion' | 'rejectSuggestion' | 'withdrawSuggestion', actor: string, suggestionId: string, vetted?: VettedEdit): FactSuggestion {
   const who = parseActor(actor, op);
   const id = parse(ids.suggestion, suggestionId, `${op}.suggestionId`);
   const now = ctx.now();
@@ -102,7 +109,9 @@ function decide(ctx: CollabCtx, op: 'acceptSuggestion' | 'rejectSuggestion' | 'w
     if (withdraw && s.suggestedBy !== who) throw denied(who, `withdraw suggestion ${s.id}`, `only its suggester ${JSON.stringify(s.suggestedBy)} may`);
     mustBePending(s);
     const status = op === 'acceptSuggestion' ? 'accepted' : op === 'rejectSuggestion' ? 'rejected' : 'withdrawn';
-    const applied = status === 'accepted' ? apply(ctx, s, who) : null;
+    // The suggestion was edited while the plugins looked at its text: decide on what they saw, or not at all.
+    if (vetted && s.newText !== vetted.shownText) throw new MemoryError('MEM_ERR_SUGGESTION_CHANGED', `suggestion ${s.id} changed while it was being accepted; accept it again`);
+    const applied = status === 'accepted' ? apply(ctx, s, who, vetted?.edit) : null;
     ctx.suggestions.decide(s.id, status, who, now, applied);
     ctx.record({
       orgId: space.orgId, spaceId: space.id, actorId: who, action: `suggestion.${status}`, targetType: 'suggestion', targetId: s.id,
@@ -113,7 +122,7 @@ function decide(ctx: CollabCtx, op: 'acceptSuggestion' | 'rejectSuggestion' | 'w
 }
 
 /** Carry out an accepted suggestion inside the decision's transaction; returns the new fact version, if any. */
-function apply(ctx: CollabCtx, s: FactSuggestion, who: string): FactId | null {
+function apply(ctx: CollabCtx, s: FactSuggestion, who: string, edit?: EditInput): FactId | null {
   const space = ctx.spaces.get(s.spaceId);
   if (!space) throw new MemoryError('MEM_ERR_SPACE_NOT_FOUND', `no space ${s.spaceId}`);
   const fact = factInSpace(ctx, space, s.factId);
@@ -123,10 +132,32 @@ function apply(ctx: CollabCtx, s: FactSuggestion, who: string): FactId | null {
     return null;
   }
   // Fails with MEM_ERR_FACT_SUPERSEDED when the fact was edited since the suggestion: it stays pending.
-  return ctx.memory.editFact({ id: s.factId, text: s.newText ?? '' }, ctx.memoryCaller, 'collab').id;
+  return ctx.memory.editFact(edit ?? { id: s.factId, text: s.newText ?? '' }, ctx.memoryCaller, 'collab').id;
 }
 
+/** Accept without the plugins' store hooks (the synchronous form; see acceptSuggestionWithHooks). */
 export const acceptSuggestion = (ctx: CollabCtx, actor: string, id: string) => decide(ctx, 'acceptSuggestion', actor, id);
+
+/**
+ * Accept through the plugins' store hooks, as every other fact write goes: an edit_text suggestion's new
+ * version is shown to beforeFactStore first (operation 'edit', source 'collab'), which may change it or
+ * veto it (MEM_ERR_PLUGIN_VETO: the suggestion stays pending and nothing is written); the decision then
+ * writes it in one transaction, and afterFactStore hears of it. Without store hooks it is acceptSuggestion.
+ */
+export async function acceptSuggestionWithHooks(ctx: CollabCtx, actor: string, suggestionId: string): Promise<FactSuggestion> {
+  const plugins = ctx.memory.plugins;
+  if (!plugins || (!plugins.has('beforeFactStore') && !plugins.has('afterFactStore'))) return acceptSuggestion(ctx, actor, suggestionId);
+  const who = parseActor(actor, 'acceptSuggestion');
+  const s = loadSuggestion(ctx, parse(ids.suggestion, suggestionId, 'acceptSuggestion.suggestionId'));
+  if (s.suggestionType !== 'edit_text') return acceptSuggestion(ctx, actor, suggestionId);
+  // The decision's own checks, before any plugin sees the text (they run again inside its transaction).
+  requireSpace(ctx, who, s.spaceId, { anyOf: ['write', 'manage'] });
+  mustBePending(s);
+  const edit = await ctx.memory.vetEdit({ id: s.factId, text: s.newText ?? '' }, ctx.memoryCaller, 'collab');
+  const decided = decide(ctx, 'acceptSuggestion', actor, suggestionId, { edit, shownText: s.newText });
+  if (decided.appliedFactId) await ctx.memory.afterEdit(ctx.memory.getFact(decided.appliedFactId, ctx.memoryCaller), ctx.memoryCaller, 'collab');
+  return decided;
+}
 export const rejectSuggestion = (ctx: CollabCtx, actor: string, id: string) => decide(ctx, 'rejectSuggestion', actor, id);
 export const withdrawSuggestion = (ctx: CollabCtx, actor: string, id: string) => decide(ctx, 'withdrawSuggestion', actor, id);
 

@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   MEM_ERR_FACT_NOT_IN_SPACE: { kind: 'user', summary: 'Collaboration: the fact is not in that space.' },
   MEM_ERR_FACT_IN_SPACE: { kind: 'user', summary: 'Collaboration: the fact (some version of it) is already in that space.' },
   MEM_ERR_SUGGESTION_NOT_FOUND: { kind: 'user', summary: 'Collaboration: no suggestion with that id exists.' },
+  MEM_ERR_SUGGESTION_CHANGED: { kind: 'user', summary: 'Collaboration: the suggestion was edited while it was being accepted; accept it again.' },
   MEM_ERR_SUGGESTION_CLOSED: { kind: 'user', summary: 'Collaboration: the suggestion was already accepted, rejected or withdrawn.' },
   MEM_ERR_COMMENT_NOT_FOUND: { kind: 'user', summary: 'Collaboration: no comment with that id exists.' },
   MEM_ERR_PLUGIN_NOT_FOUND: { kind: 'user', summary: 'No installed plugin has that id (`hybrid-mem plugin list` shows them), or it registered no such endpoint or command.' },

@@ -49,9 +49,13 @@ export async function storeWithHooks(ctx: Ctx, plugins: ServicePlugins, input: S
 const EDITABLE = ['text', 'category', 'entity', 'tags', 'importance', 'confidence', 'decayClass', 'expiresAt'] as const;
 
 /** An edit is a new version: beforeFactStore sees the whole next version (operation 'edit'). */
-export async function editWithHooks(ctx: Ctx, plugins: ServicePlugins, input: EditInput, caller: Caller, source: FactSource): Promise<Fact> {
+/**
+ * beforeFactStore on an edit (operation 'edit'): the edit to write, as the plugins left it (only what
+ * differs from the current version), or their veto as a typed error. Writes nothing.
+ */
+export async function vetEdit(ctx: Ctx, plugins: ServicePlugins, input: EditInput, caller: Caller, source: FactSource): Promise<EditInput> {
   const e = parse(editSchema, input, 'editFact');
-  if (!plugins.has('beforeFactStore') && !plugins.has('afterFactStore')) return editFact(ctx, input, caller, source);
+  if (!plugins.has('beforeFactStore')) return input;
   const old = currentFact(ctx, e.id, caller);
   const draft: FactDraft = {
     text: e.text ?? old.text,
@@ -68,14 +72,18 @@ export async function editWithHooks(ctx: Ctx, plugins: ServicePlugins, input: Ed
     ...(old.scope.sessionId !== null ? { scopeSessionId: old.scope.sessionId } : {}),
     supersedes: old.id,
   };
-  const info: StoreInfo = { operation: 'edit', source, caller };
-  const final = plugins.has('beforeFactStore') ? await plugins.beforeFactStore(draft, info) : draft;
+  const final = await plugins.beforeFactStore(draft, { operation: 'edit', source, caller });
   // Send only what differs from the current version (an unchanged expiry in the past must not be re-checked).
   const changes: Record<string, unknown> = {};
   for (const k of EDITABLE) if (JSON.stringify(final[k]) !== JSON.stringify(old[k])) changes[k] = final[k];
   if (Object.keys(changes).length === 0) changes.text = final.text;
-  const fact = editFact(ctx, { id: old.id, ...changes } as EditInput, caller, source);
-  if (plugins.has('afterFactStore')) await plugins.afterFactStore(fact, info);
+  return { id: old.id, ...changes } as EditInput;
+}
+
+export async function editWithHooks(ctx: Ctx, plugins: ServicePlugins, input: EditInput, caller: Caller, source: FactSource): Promise<Fact> {
+  if (!plugins.has('beforeFactStore') && !plugins.has('afterFactStore')) return editFact(ctx, input, caller, source);
+  const fact = editFact(ctx, await vetEdit(ctx, plugins, input, caller, source), caller, source);
+  if (plugins.has('afterFactStore')) await plugins.afterFactStore(fact, { operation: 'edit', source, caller });
   return fact;
 }
 

@@ -8,7 +8,7 @@ import { MemoryError } from '../core/errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { MemoryEvent } from '../core/events.js';
 import type { FactId } from '../core/ids.js';
-import { OPERATOR, type Caller, type Category, type ConflictStatus, type FactSource, type Scope } from '../core/types.js';
+import { OPERATOR, type Caller, type Category, type ConflictStatus, type Fact, type FactSource, type Scope } from '../core/types.js';
 import { openDatabase } from '../store/db.js';
 import type { FactFilter } from '../store/facts.js';
 import { loadVaultKey, type VaultKey } from '../store/vault-key.js';
@@ -30,7 +30,7 @@ import type { VectorInitResult } from '../actors/vector/contract.js';
 import { exportData, importData, type ExportOptions, type ImportOptions } from './transfer.js';
 import { credentialGet, vaultList, vaultPut, vaultRemove } from './vault.js';
 import { editFact, storeFact, storeFacts } from './write.js';
-import { deleteWithHooks, editWithHooks, recallWithHooks, storeWithHooks } from './hooked.js';
+import { deleteWithHooks, editWithHooks, recallWithHooks, storeWithHooks, vetEdit } from './hooked.js';
 import type { ServicePlugins } from './plugin-hooks.js';
 import { emitPluginEvent } from './plugin-events.js';
 import { vectorSearch } from './vector-search.js';
@@ -133,6 +133,19 @@ export class MemoryService {
   editWithHooks(input: EditInput, caller: Caller = OPERATOR, source: FactSource = 'cli') {
     if (!this.pluginRuntime) return Promise.resolve(this.editFact(input, caller, source));
     return editWithHooks(this.ctx, this.pluginRuntime, input, parseCaller(caller), source);
+  }
+  /**
+   * beforeFactStore alone on an edit: the edit to write as the plugins left it, or their veto; writes
+   * nothing. For a caller that writes the edit inside its own transaction (collaboration's accept), then
+   * reports it with `afterEdit`.
+   */
+  vetEdit(input: EditInput, caller: Caller = OPERATOR, source: FactSource = 'cli'): Promise<EditInput> {
+    if (!this.pluginRuntime) return Promise.resolve(input);
+    return vetEdit(this.ctx, this.pluginRuntime, input, parseCaller(caller), source);
+  }
+  /** afterFactStore for an edit written after `vetEdit` (nothing without plugins). */
+  async afterEdit(fact: Fact, caller: Caller = OPERATOR, source: FactSource = 'cli'): Promise<void> {
+    if (this.pluginRuntime?.has('afterFactStore')) await this.pluginRuntime.afterFactStore(fact, { operation: 'edit', source, caller: parseCaller(caller) });
   }
   /** deleteFact with beforeFactDelete (false vetoes) and afterFactDelete. */
   deleteWithHooks(id: string, caller: Caller = OPERATOR) {

@@ -88,10 +88,10 @@ export function makeWorld(): World {
   };
 }
 
-/** Every table of the database (FTS shadow tables included), hashed: any write changes it. */
-export function checksum(db: Database): string {
+/** Every table of the database (FTS shadow tables included) but `except`, hashed: any write changes it. */
+export function checksum(db: Database, except: readonly string[] = []): string {
   const h = createHash('sha256');
-  const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`).pluck().all() as string[];
+  const tables = (db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`).pluck().all() as string[]).filter((t) => !except.includes(t));
   for (const t of tables) {
     const rows = db.prepare(`SELECT * FROM "${t}"`).raw().all().map((r) => JSON.stringify(r)).sort();
     h.update(`${t}:${rows.length}:${rows.join('\n')}\n`);
