@@ -5,7 +5,7 @@
  * manifest, id clash, npm failure) that leave nothing half-installed; and the write commands running the
  * enabled plugins' hooks.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -103,6 +103,37 @@ describe('install from a local folder, then list, info, disable, enable, config,
     const r = await cli(home, ['plugin', 'install', fixture('recorder'), '--disabled', '--plugin-config', '{"tag":"x"}', '--json']);
     expect(json<{ installed: { enabled: boolean; config: object; source: { kind: string } } }>(r).installed).toMatchObject({ enabled: false, config: { tag: 'x' }, source: { kind: 'local' } });
   });
+});
+
+describe('plugin commands in several processes at once', () => {
+  it('lose no registry write: concurrent installs and config changes all land', async () => {
+    const home = scratch();
+    expect((await cli(home, ['plugin', 'install', fixture('recorder'), '--local'])).code).toBe(0);
+    const env = { ...process.env, HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' };
+    const jobs = [
+      ['plugin', 'install', fixture('grabby'), '--local'],
+      ['plugin', 'install', fixture('misbehaving'), '--local', '--disabled'],
+      ['plugin', 'config', 'recorder', '{"tag":"from-a"}'],
+      ['plugin', 'disable', 'recorder'],
+      ['plugin', 'config', 'recorder', '{"tag":"from-b"}'],
+    ].map(
+      (argv) =>
+        new Promise<{ code: number | null; stderr: string }>((done) => {
+          const child = spawn(process.execPath, [BIN, ...argv], { env });
+          let stderr = '';
+          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+          child.on('exit', (code) => done({ code, stderr }));
+        }),
+    );
+    for (const r of await Promise.all(jobs)) expect(r.code, r.stderr).toBe(0);
+    const list = json<{ plugins: { id: string; enabled: boolean; config: { tag?: string } }[] }>(await cli(home, ['plugin', 'list', '--json'])).plugins;
+    expect(list.map((p) => p.id).sort()).toEqual(['grabby', 'misbehaving', 'recorder']);
+    const recorder = list.find((p) => p.id === 'recorder');
+    expect(recorder?.enabled).toBe(false);
+    expect(['from-a', 'from-b']).toContain(recorder?.config.tag);
+    expect(list.find((p) => p.id === 'misbehaving')?.enabled).toBe(false);
+    expect(pluginsDirEntries(home)).toEqual(['grabby', 'misbehaving', 'recorder', 'registry.json']);
+  }, 60_000);
 });
 
 describe('install from a packed tarball (npm pack, then npm install)', () => {

@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, r
 import { join, relative, resolve, sep } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import { readManifest, type PluginManifest } from './manifest.js';
-import { findEntry, packageDirOf, pluginHome, pluginsDir, readRegistry, updateEntry, writeRegistry, type RegistryEntry } from './registry.js';
+import { changeRegistry, findEntry, packageDirOf, pluginHome, pluginsDir, readRegistry, updateEntry, type RegistryEntry } from './registry.js';
 
 export interface InstallOptions {
   /** 'local': copy a folder; 'npm': npm install a registry name or a tarball. */
@@ -88,13 +88,6 @@ export async function installPlugin(dataDir: string, spec: string, o: InstallOpt
     const stage = join(tmp, 'package');
     const { packagePath, source } = await stagePackage(spec, stage, o);
     const manifest = readManifest(join(stage, packagePath));
-    const registry = readRegistry(dataDir);
-    if (registry.plugins.some((p) => p.id === manifest.id)) {
-      throw new MemoryError('MEM_ERR_PLUGIN_EXISTS', `a plugin with id ${manifest.id} is already installed (hybrid-mem plugin remove ${manifest.id} first); nothing was installed`);
-    }
-    const home = pluginHome(dataDir, manifest.id);
-    rmSync(home, { recursive: true, force: true }); // a leftover of an interrupted remove: not in the registry
-    renameSync(stage, home);
     const entry: RegistryEntry = {
       id: manifest.id,
       enabled: o.disabled !== true,
@@ -103,10 +96,21 @@ export async function installPlugin(dataDir: string, spec: string, o: InstallOpt
       installedAt: o.now ?? Date.now(),
       config: { ...o.config },
     };
+    const home = pluginHome(dataDir, manifest.id);
+    let moved = false;
     try {
-      writeRegistry(dataDir, { version: 1, plugins: [...registry.plugins, entry] });
+      changeRegistry(dataDir, (registry) => {
+        if (registry.plugins.some((p) => p.id === manifest.id)) {
+          throw new MemoryError('MEM_ERR_PLUGIN_EXISTS', `a plugin with id ${manifest.id} is already installed (hybrid-mem plugin remove ${manifest.id} first); nothing was installed`);
+        }
+        rmSync(home, { recursive: true, force: true }); // a leftover of an interrupted remove: not in the registry
+        renameSync(stage, home);
+        moved = true;
+        return { registry: { version: 1, plugins: [...registry.plugins, entry] }, result: null };
+      });
     } catch (err) {
-      rmSync(home, { recursive: true, force: true });
+      // The registry was not written: the folder must not stay behind either.
+      if (moved) rmSync(home, { recursive: true, force: true });
       throw err;
     }
     return { entry, manifest: readManifest(packageDirOf(dataDir, entry)) };
@@ -117,24 +121,25 @@ export async function installPlugin(dataDir: string, spec: string, o: InstallOpt
 
 /** Uninstall: the registry entry goes first (a crash then leaves only an unused folder), then the folder. */
 export function removePlugin(dataDir: string, id: string): RegistryEntry {
-  const registry = readRegistry(dataDir);
-  const entry = findEntry(registry, id);
-  writeRegistry(dataDir, { version: 1, plugins: registry.plugins.filter((p) => p.id !== id) });
+  const entry = changeRegistry(dataDir, (registry) => ({ registry: { version: 1, plugins: registry.plugins.filter((p) => p.id !== id) }, result: findEntry(registry, id) }));
   rmSync(pluginHome(dataDir, id), { recursive: true, force: true });
   return entry;
 }
 
+function changeEntry(dataDir: string, id: string, change: (e: RegistryEntry) => RegistryEntry): RegistryEntry {
+  return changeRegistry(dataDir, (registry) => {
+    const next = updateEntry(registry, id, change);
+    return { registry: next, result: findEntry(next, id) };
+  });
+}
+
 export function setEnabled(dataDir: string, id: string, enabled: boolean): RegistryEntry {
-  const next = updateEntry(readRegistry(dataDir), id, (e) => ({ ...e, enabled }));
-  writeRegistry(dataDir, next);
-  return findEntry(next, id);
+  return changeEntry(dataDir, id, (e) => ({ ...e, enabled }));
 }
 
 /** Replace the plugin's config overlay (the manifest's defaults stay underneath). */
 export function setPluginConfig(dataDir: string, id: string, config: Readonly<Record<string, unknown>>): RegistryEntry {
-  const next = updateEntry(readRegistry(dataDir), id, (e) => ({ ...e, config: { ...config } }));
-  writeRegistry(dataDir, next);
-  return findEntry(next, id);
+  return changeEntry(dataDir, id, (e) => ({ ...e, config: { ...config } }));
 }
 
 function listed(dataDir: string, entry: RegistryEntry): ListedPlugin {

@@ -4,7 +4,7 @@
  * Written atomically (temp file, fsync, rename), so a crash leaves the old or the new list, never half.
  * No registry file means no plugin is installed: the one check every command pays (an existsSync).
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues, issuesMessage } from '../config/issues.js';
@@ -63,6 +63,45 @@ export function writeRegistry(dataDir: string, registry: Registry): void {
     closeSync(fd);
   }
   renameSync(tmp, file);
+}
+
+const LOCK_WAIT_MS = 15_000;
+/** A lock older than this belongs to a process that died holding it. */
+const LOCK_STALE_MS = 60_000;
+
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Read, change and write the registry under an exclusive lock (registry.json.lock, created with O_EXCL),
+ * so `plugin` commands running at once in several processes never lose each other's writes. `change`
+ * may throw: nothing is written then. Waits up to 15 s for another holder (MEM_ERR_DB_BUSY after that).
+ */
+export function changeRegistry<T>(dataDir: string, change: (registry: Registry) => { registry: Registry; result: T }): T {
+  mkdirSync(pluginsDir(dataDir), { recursive: true });
+  const lock = `${registryPath(dataDir)}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let fd: number | null = null;
+  while (fd === null) {
+    try {
+      fd = openSync(lock, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) rmSync(lock, { force: true });
+      else if (Date.now() > deadline) throw new MemoryError('MEM_ERR_DB_BUSY', `the plugin registry stayed locked by another hybrid-mem process for ${LOCK_WAIT_MS / 1000} s (${lock}; remove it if no plugin command is running)`);
+      else pause(25);
+    }
+  }
+  try {
+    const { registry, result } = change(readRegistry(dataDir));
+    writeRegistry(dataDir, registry);
+    return result;
+  } finally {
+    closeSync(fd);
+    rmSync(lock, { force: true });
+  }
 }
 
 /** The entry for `id`, or MEM_ERR_PLUGIN_NOT_FOUND. */
