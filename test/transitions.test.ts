@@ -159,12 +159,30 @@ describe('conflicts', () => {
     expect(res.conflicts).toHaveLength(1);
     const c = res.conflicts[0];
     expect(c).toMatchObject({ newFactId: res.fact.id, oldFactId: old.id, status: 'unresolved' });
-    expect(svc.listLinks().some((l) => l.linkType === 'CONTRADICTS')).toBe(true);
+    const contradicts = svc.listLinks().find((l) => l.linkType === 'CONTRADICTS');
+    expect(contradicts).toBeDefined();
+    events.length = 0;
     const closed = svc.resolveConflict({ id: c!.id, resolution: 'keep_new' });
+    // The CONTRADICTS link between the two would now join the new fact to itself: it is dropped, and said so.
+    expect(events).toContainEqual(expect.objectContaining({ kind: 'link.deleted', linkId: contradicts?.id, sourceId: contradicts?.sourceId, targetId: contradicts?.targetId }));
+    expect(svc.listLinks().some((l) => l.id === contradicts?.id)).toBe(false);
     expect(closed).toMatchObject({ status: 'resolved', resolution: 'keep_new' });
     expect(svc.getFact(old.id).supersededBy).toBe(res.fact.id);
     expect(svc.listConflicts()).toHaveLength(0);
     expect(() => svc.resolveConflict({ id: c!.id, resolution: 'keep_old' })).toThrow(expect.objectContaining({ code: 'MEM_ERR_CONFLICT_CLOSED' }));
+  });
+
+  it('a link the successor already has is dropped on supersede, with a link.deleted event', () => {
+    const x = svc.memoryStore({ text: 'The payments service reads prod-db' }).fact;
+    const old = store('The prod-db region is eu-west-1').fact;
+    clock.advance(1000);
+    const res = store('The prod-db region is eu-central-1');
+    const a = svc.memoryLink({ sourceId: old.id, targetId: x.id, linkType: 'RELATED_TO' }).link;
+    const b = svc.memoryLink({ sourceId: res.fact.id, targetId: x.id, linkType: 'RELATED_TO' }).link;
+    events.length = 0;
+    svc.resolveConflict({ id: res.conflicts[0]!.id, resolution: 'keep_new' });
+    expect(events).toContainEqual(expect.objectContaining({ kind: 'link.deleted', linkId: a.id, sourceId: old.id, targetId: x.id }));
+    expect(svc.listLinks({ role: 'operator', agentId: null, sessionId: null }, { factId: x.id }).map((l) => l.id)).toEqual([b.id]);
   });
 
   it('keep_old supersedes the new fact by the old one', () => {

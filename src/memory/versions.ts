@@ -14,14 +14,20 @@ export function insertFact(ctx: Ctx, f: NewFact, now: number): void {
 }
 
 /**
- * End `old` as superseded by `newId`: its links move to the successor, a SUPERSEDES link records the
+ * End `old` as superseded by `newId`: its links move to the successor (a link the successor already has,
+ * or one between the two, is dropped, with a link.deleted event), a SUPERSEDES link records the
  * replacement, and a fact.superseded event is emitted. Call inside a transaction.
  */
 export function supersede(ctx: Ctx, old: Fact, newId: FactId, now: number): void {
   ctx.facts.end(old.id, 'superseded', now, newId);
-  ctx.links.repoint(old.id, newId, now);
+  const dropped = ctx.links.repoint(old.id, newId, now);
   ctx.conflicts.repoint(old.id, newId, now);
   const successor = mustGet(ctx, newId);
+  for (const l of dropped) {
+    const other = l.sourceId === old.id ? l.targetId : l.sourceId;
+    const scopes = other === old.id || other === newId ? [old.scope, successor.scope] : [old.scope, mustGet(ctx, other).scope];
+    ctx.emit({ kind: 'link.deleted', linkId: l.id, sourceId: l.sourceId, targetId: l.targetId, scopes });
+  }
   if (!ctx.links.find(newId, old.id, 'SUPERSEDES')) {
     const link = { id: newLinkId(now), sourceId: newId, targetId: old.id, linkType: 'SUPERSEDES' as const, strength: 1, createdAt: now, updatedAt: now, lastStrengthenedAt: null, reinforcements: 0 };
     ctx.links.insert(link);

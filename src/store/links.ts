@@ -67,13 +67,16 @@ export class LinkRepo {
   }
 
   /** Move every link from one fact version to its successor (edit text keeps the fact's links). */
-  repoint(fromId: FactId, toId: FactId, at: number): void {
+  /** Move `fromId`'s links to `toId`; returns the links dropped instead (see below), for their events. */
+  repoint(fromId: FactId, toId: FactId, at: number): { id: LinkId; sourceId: FactId; targetId: FactId }[] {
     // A link that would duplicate one the successor already has (or link it to itself) is dropped.
-    prep(this.db, `DELETE FROM links WHERE (source_id = ? AND (target_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.source_id = ? AND l2.target_id = links.target_id AND l2.link_type = links.link_type)))
-      OR (target_id = ? AND (source_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.target_id = ? AND l2.source_id = links.source_id AND l2.link_type = links.link_type)))`)
-      .run(fromId, toId, toId, fromId, toId, toId);
+    const dropped = prep(this.db, `DELETE FROM links WHERE (source_id = ? AND (target_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.source_id = ? AND l2.target_id = links.target_id AND l2.link_type = links.link_type)))
+      OR (target_id = ? AND (source_id = ? OR EXISTS (SELECT 1 FROM links l2 WHERE l2.target_id = ? AND l2.source_id = links.source_id AND l2.link_type = links.link_type)))
+      RETURNING id, source_id AS sourceId, target_id AS targetId`)
+      .all(fromId, toId, toId, fromId, toId, toId) as { id: LinkId; sourceId: FactId; targetId: FactId }[];
     prep(this.db, 'UPDATE links SET source_id = ?, updated_at = ? WHERE source_id = ?').run(toId, at, fromId);
     prep(this.db, 'UPDATE links SET target_id = ?, updated_at = ? WHERE target_id = ?').run(toId, at, fromId);
+    return dropped;
   }
 
   deleteTouching(id: FactId): LinkId[] {
