@@ -1,8 +1,8 @@
 /**
  * The OpenClaw plugin. OpenClaw loads the plugin folder openclaw/ (manifest openclaw/openclaw.plugin.json),
  * whose dependency-free shim (openclaw/index.js) requires this module from the installed package once per
- * process, out of reach of OpenClaw's per-generation copying (see the shim). OpenClaw
- * calls `register(api)` synchronously, several times per process, each in a fresh module instance, with a
+ * process, out of reach of OpenClaw's per-generation copying (see the shim). OpenClaw calls
+ * `register(api)` synchronously, several times per process (once per plugin generation), with a
  * `registrationMode`: only 'full' runs agents. So `register` only validates the config and registers:
  *
  * - `before_prompt_build`: the auth-failure recall; its hint becomes the turn's `prependContext`. OpenClaw
@@ -34,9 +34,9 @@ export function runCaller(config: ResolvedConfig, ctx: RunContext): Caller {
 }
 
 /**
- * The open memory, one per database for the whole process. OpenClaw evaluates this module afresh for every
- * registration (plugin generations), so module state would open the store again for each agent run; the
- * gateway's service stop closes it.
+ * The open memory, one per database for the whole process, whichever registration opened it: kept on
+ * globalThis, so it is shared even by a host that evaluates this module more than once. The gateway's
+ * service stop closes it.
  */
 const RUNTIMES_KEY = Symbol.for('hybrid-mem.openclaw.runtimes');
 const runtimes = ((globalThis as Record<symbol, unknown>)[RUNTIMES_KEY] ??= new Map()) as Map<string, Promise<GatewayMemory>>;
