@@ -14,7 +14,7 @@ import { editSchema, idSchemas, parse, recallSchema, storeSchema, type EditInput
 import { deleteFact } from './lifecycle.js';
 import type { FactDraft, SearchQuery, ServicePlugins, StoreInfo } from './plugin-hooks.js';
 import { memoryRecall, type RecallOptions, type RecallResult } from './recall.js';
-import { editFact, storeFact, type StoreResult } from './write.js';
+import { editFact, editedFields, storeFact, type StoreResult } from './write.js';
 
 /** The draft a store hook sees: validated store input with every default filled, no undefined keys. */
 export function toDraft(i: z.output<typeof storeSchema>): FactDraft {
@@ -48,7 +48,6 @@ export async function storeWithHooks(ctx: Ctx, plugins: ServicePlugins, input: S
 
 const EDITABLE = ['text', 'category', 'entity', 'tags', 'importance', 'confidence', 'decayClass', 'expiresAt'] as const;
 
-/** An edit is a new version: beforeFactStore sees the whole next version (operation 'edit'). */
 /**
  * beforeFactStore on an edit (operation 'edit'): the edit to write, as the plugins left it (only what
  * differs from the current version), or their veto as a typed error. Writes nothing.
@@ -57,15 +56,9 @@ export async function vetEdit(ctx: Ctx, plugins: ServicePlugins, input: EditInpu
   const e = parse(editSchema, input, 'editFact');
   if (!plugins.has('beforeFactStore')) return input;
   const old = currentFact(ctx, e.id, caller);
+  // An edit is a new version: beforeFactStore sees the whole next version.
   const draft: FactDraft = {
-    text: e.text ?? old.text,
-    category: e.category ?? old.category,
-    entity: e.entity !== undefined ? e.entity : old.entity,
-    tags: e.tags ?? old.tags,
-    importance: e.importance ?? old.importance,
-    confidence: e.confidence ?? old.confidence,
-    decayClass: e.decayClass ?? old.decayClass,
-    expiresAt: e.expiresAt !== undefined ? e.expiresAt : old.expiresAt,
+    ...editedFields(old, e),
     pinned: old.pinned,
     scope: old.scope.kind,
     ...(old.scope.agentId !== null ? { scopeAgentId: old.scope.agentId } : {}),

@@ -1,4 +1,5 @@
 /** memory_store and the version chain: new facts, explicit supersede, edit (new version), conflict detection. */
+import type { z } from 'zod';
 import { invalidInput } from '../core/errors.js';
 import type { FactId } from '../core/ids.js';
 import { CONFLICT_RULES, contradiction } from '../core/rules.js';
@@ -68,25 +69,23 @@ export function editFact(ctx: Ctx, input: EditInput, caller: Caller, source: Fac
   if (e.expiresAt != null && e.expiresAt <= now) throw invalidInput('editFact.expiresAt', 'a time in the future', new Date(e.expiresAt).toISOString());
   return ctx.tx('editFact', () => {
     const old = currentFact(ctx, e.id, caller);
-    const id = writeVersion(
-      ctx,
-      {
-        ...old,
-        text: e.text ?? old.text,
-        category: e.category ?? old.category,
-        entity: e.entity !== undefined ? e.entity : old.entity,
-        tags: e.tags ?? old.tags,
-        importance: e.importance ?? old.importance,
-        confidence: e.confidence ?? old.confidence,
-        decayClass: e.decayClass ?? old.decayClass,
-        expiresAt: e.expiresAt !== undefined ? e.expiresAt : old.expiresAt,
-        source,
-      },
-      old,
-      now,
-    );
+    const id = writeVersion(ctx, { ...old, ...editedFields(old, e), source }, old, now);
     return mustGet(ctx, id);
   });
+}
+
+/** The editable fields of the version an edit writes: the edit's values over the current version's. */
+export function editedFields(old: Fact, e: z.output<typeof editSchema>): Pick<Fact, 'text' | 'category' | 'entity' | 'tags' | 'importance' | 'confidence' | 'decayClass' | 'expiresAt'> {
+  return {
+    text: e.text ?? old.text,
+    category: e.category ?? old.category,
+    entity: e.entity !== undefined ? e.entity : old.entity,
+    tags: e.tags ?? old.tags,
+    importance: e.importance ?? old.importance,
+    confidence: e.confidence ?? old.confidence,
+    decayClass: e.decayClass ?? old.decayClass,
+    expiresAt: e.expiresAt !== undefined ? e.expiresAt : old.expiresAt,
+  };
 }
 
 /** A new fact that contradicts current facts on its entity raises a conflict and a CONTRADICTS link. */
