@@ -63,3 +63,15 @@ export async function startSemantic(svc: MemoryService, config: ResolvedConfig, 
     throw err;
   }
 }
+
+/**
+ * Start the semantic layer without waiting for it: recall answers from full text until it is up. The
+ * promise settles (never rejects) when it is attached or has failed, each said in one log line.
+ */
+export function startSemanticInBackground(svc: MemoryService, config: ResolvedConfig, log: (line: string) => void): Promise<void> {
+  if (!config.embedding.enabled) return Promise.resolve();
+  return startSemantic(svc, config, log).then(
+    (s) => log(`semantic search on (${s.info.modelId}, ${s.indexState.count} vectors)`),
+    (err: unknown) => log(`semantic search unavailable, full text only: ${toWire(err).message}`),
+  );
+}

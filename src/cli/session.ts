@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { defaultDataDir, loadConfigFile, resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import { invalidInput } from '../core/errors.js';
 import { MemoryService } from '../memory/service.js';
-import { hasRegistry } from '../plugins/presence.js';
+import { attachInstalledPlugins } from '../plugins/presence.js';
 import { str } from './args.js';
 import type { CliSession, Io, OptionValues } from './spec.js';
 
@@ -43,11 +43,8 @@ export function createSession(io: Io, opts: OptionValues): OpenSession {
     serviceWithPlugins: (level = 'warn') =>
       (plugged ??= (async () => {
         const svc = session.service();
-        // No plugin installed: no plugin code is even imported.
-        if (!hasRegistry(svc.config.dataDir)) return svc;
-        const { attachEnabledPlugins } = await import('../plugins/load.js');
         // Plugins' info lines would be noise in every one-shot command; serve passes its own level.
-        await attachEnabledPlugins(svc, { log: (line) => void io.stderr.write(`hybrid-mem: ${line}\n`), logLevel: io.env.HYBRID_MEM_DEBUG === '1' ? 'debug' : level });
+        await attachInstalledPlugins(svc, { log: (line) => void io.stderr.write(`hybrid-mem: ${line}\n`), logLevel: io.env.HYBRID_MEM_DEBUG === '1' ? 'debug' : level });
         return svc;
       })()),
     readStdin: () => readAll(io),

@@ -7,9 +7,9 @@
 import type { ResolvedConfig } from '../config/resolve.js';
 import { toWire } from '../core/errors.js';
 import { startDashboard, type Dashboard } from '../http/server.js';
-import { startSemantic } from '../main.js';
+import { startSemanticInBackground } from '../main.js';
 import { MemoryService } from '../memory/service.js';
-import { hasRegistry } from '../plugins/presence.js';
+import { attachInstalledPlugins } from '../plugins/presence.js';
 import { AuthRecallHook } from '../recall/hook.js';
 
 export class GatewayMemory {
@@ -27,22 +27,14 @@ export class GatewayMemory {
   static async open(config: ResolvedConfig, log: (line: string) => void): Promise<GatewayMemory> {
     const svc = MemoryService.open({ config, env: process.env });
     try {
-      if (hasRegistry(config.dataDir)) {
-        const { attachEnabledPlugins } = await import('../plugins/load.js');
-        await attachEnabledPlugins(svc, { log, logLevel: 'warn' });
-      }
+      await attachInstalledPlugins(svc, { log, logLevel: 'warn' });
     } catch (err) {
       await svc.close();
       throw err;
     }
     const hook = new AuthRecallHook(svc, config, { log });
     hook.warm().catch((err: unknown) => log(`recall worker did not start: ${toWire(err).message}`));
-    const semantic = config.embedding.enabled
-      ? startSemantic(svc, config, log).then(
-          (s) => log(`semantic search on (${s.info.modelId}, ${s.indexState.count} vectors)`),
-          (err: unknown) => log(`semantic search unavailable, full text only: ${toWire(err).message}`),
-        )
-      : Promise.resolve();
+    const semantic = startSemanticInBackground(svc, config, log);
     return new GatewayMemory(svc, hook, config, log, semantic);
   }
 

@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { invalidInput, toWire } from '../../core/errors.js';
+import { invalidInput } from '../../core/errors.js';
 import { CALLER_ROLES, type Caller } from '../../core/types.js';
 import { parseCaller } from '../../memory/inputs.js';
-import { startSemantic } from '../../main.js';
+import { startSemanticInBackground } from '../../main.js';
 import { serveMcp } from '../../mcp/server.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { oneOf, str } from '../args.js';
@@ -77,12 +77,7 @@ export const mcpCommand: CommandSpec = {
       const served = serveMcp({ svc, caller, version: packageVersion() }, transport);
       log(`serving ${config.dbPath} as ${caller.role}${caller.agentId ? ` ${caller.agentId}` : ''} (session ${caller.sessionId ?? 'none'})`);
       // Recall is full-text until the embedding model is loaded (1-2 s), then hybrid.
-      const semantic = !config.embedding.enabled
-        ? Promise.resolve()
-        : startSemantic(svc, config, log).then(
-          (s) => log(`semantic search on (${s.info.modelId}, ${s.indexState.count} vectors)`),
-          (err: unknown) => log(`semantic search unavailable, full text only: ${toWire(err).message}`),
-        );
+      const semantic = startSemanticInBackground(svc, config, log);
       const why = await Promise.race([served.then(() => 'client closed'), stopper.stopped]);
       log(`${why}: stopping`);
       await transport.close();
