@@ -1,4 +1,5 @@
 /** Concise human renderings of facts, links, conflicts and vault entries (one line each where possible). */
+import { oneLine as flatLine } from '../core/text.js';
 import type { Conflict, Fact, Link, Scope, VaultEntry } from '../core/types.js';
 
 export const when = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
@@ -10,10 +11,7 @@ export function scopeText(s: Scope): string {
 }
 
 /** Text on one line, shortened for listings. */
-export function oneLine(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
-}
+export const oneLine = (text: string, max = 100): string => flatLine(text, max);
 
 export function factState(f: Fact): string {
   if (f.validUntil === null) return f.pinned ? 'current, pinned' : 'current';

@@ -69,3 +69,9 @@ export function parseQuery(input: string): QueryPart[] {
   const content = parts.filter((p) => p.kind !== 'term' || !STOPWORDS.has(p.term));
   return (content.length > 0 ? content : parts).slice(0, MAX_QUERY_PARTS);
 }
+
+/** Text on one line (whitespace runs become one space), cut to `max` characters ending in `ellipsis`. */
+export function oneLine(text: string, max: number, ellipsis = '...'): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - ellipsis.length)}${ellipsis}` : flat;
+}

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { toWire, type WireError } from '../core/errors.js';
+import { oneLine } from '../core/text.js';
 import type { Caller, Fact, Link } from '../core/types.js';
 import { credentialGetSchema, linkSchema, parse, recallSchema, storeSchema } from './inputs.js';
 import type { MemoryService } from './service.js';
@@ -71,10 +72,6 @@ export function toolFact(f: Fact): ToolData {
 
 const toolLink = (l: Link): ToolData => ({ id: l.id, sourceId: l.sourceId, targetId: l.targetId, linkType: l.linkType, strength: l.strength });
 
-const oneLine = (s: string, max = 300): string => {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
 
 /** The JSON Schema of a zod input schema, as a tool input: draft 2020-12 without `$schema`, input side. */
 export function toolInputSchema(schema: z.ZodType): ToolInputSchema {
@@ -136,7 +133,7 @@ const TOOLS: readonly ToolImpl[] = [
     async run(svc, caller, args) {
       const r = await svc.memoryRecall(parse(recallSchema, args, 'memory_recall'), caller);
       const lines = r.results.length
-        ? r.results.map((h, i) => `${i + 1}. [${h.fact.category}] ${oneLine(h.fact.text)} (${h.fact.id}, score ${h.score.toFixed(3)})`)
+        ? r.results.map((h, i) => `${i + 1}. [${h.fact.category}] ${oneLine(h.fact.text, 300, '…')} (${h.fact.id}, score ${h.score.toFixed(3)})`)
         : ['No matching memories.'];
       if (r.degraded) lines.push(`(full-text only: ${r.reason ?? 'the vector search did not answer in time'})`);
       return {

@@ -59,7 +59,7 @@ function register(api: OpenClawPluginApi): void {
     try {
       const m = await open();
       const caller = runCaller(config, ctx);
-      const hint = await m.hook.onTurn({ prompt: event.prompt ?? '', messages: [...(event.messages ?? [])], agentId: caller.agentId, sessionId: caller.sessionId, role: config.agent.role });
+      const hint = await m.hook.onTurn({ prompt: event.prompt ?? '', messages: event.messages ?? [], agentId: caller.agentId, sessionId: caller.sessionId, role: config.agent.role });
       return hint ? { prependContext: hint } : undefined;
     } catch (err) {
       // A turn never fails because of memory: no hint, one line in the gateway log.

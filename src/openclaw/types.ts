@@ -13,7 +13,7 @@ export interface OpenClawLogger {
 /** `before_prompt_build`'s event: the user's prompt and the session's earlier messages. */
 export interface PromptBuildEvent {
   readonly prompt?: string;
-  readonly messages?: readonly unknown[];
+  readonly messages?: unknown[];
 }
 
 /** What hooks and tool factories learn about the run (all optional: a CLI run leaves some out). */
