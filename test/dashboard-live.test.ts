@@ -4,7 +4,7 @@
  * event id; a client resumes with Last-Event-ID or `after` and gets every missed event exactly once, in
  * order; `kinds` filters; and closing the server ends streams and sockets promptly.
  */
-import { spawn } from 'node:child_process';
+import { runProcess, type Finished } from './support/spawn.js';
 import { resolve } from 'node:path';
 import { createClient as createSseClient } from 'graphql-sse';
 import WebSocket from 'ws';
@@ -36,16 +36,8 @@ const logSeqs = (svc: MemoryService, after: number): number[] =>
 const busSubscribers = (svc: MemoryService): number => (svc as unknown as { ctx: { bus: { subs: Set<unknown> } } }).ctx.bus.subs.size;
 
 /** Run the real CLI (bin/hybrid-mem.js, from source) against a data dir: another process, another connection. */
-function cli(home: string, dbPath: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, '--db', dbPath, ...args], { env: { ...process.env, HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.on('error', fail);
-    child.on('exit', (code) => done({ code, stdout, stderr }));
-  });
+function cli(home: string, dbPath: string, args: readonly string[]): Promise<Finished> {
+  return runProcess(process.execPath, [BIN, '--db', dbPath, ...args], { ...process.env, HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' });
 }
 
 /** An SSE response read raw: the text so far, and whether the server ended it. */

@@ -5,7 +5,7 @@
  * manifest, id clash, npm failure) that leave nothing half-installed; and the write commands running the
  * enabled plugins' hooks.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { cleanupFixtures, fixture } from './support/plugins.js';
+import { runProcess } from './support/spawn.js';
 
 const BIN = resolve(__dirname, '../bin/hybrid-mem.js');
 
@@ -116,15 +117,7 @@ describe('plugin commands in several processes at once', () => {
       ['plugin', 'config', 'recorder', '{"tag":"from-a"}'],
       ['plugin', 'disable', 'recorder'],
       ['plugin', 'config', 'recorder', '{"tag":"from-b"}'],
-    ].map(
-      (argv) =>
-        new Promise<{ code: number | null; stderr: string }>((done) => {
-          const child = spawn(process.execPath, [BIN, ...argv], { env });
-          let stderr = '';
-          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-          child.on('exit', (code) => done({ code, stderr }));
-        }),
-    );
+    ].map((argv) => runProcess(process.execPath, [BIN, ...argv], env));
     for (const r of await Promise.all(jobs)) expect(r.code, r.stderr).toBe(0);
     const list = json<{ plugins: { id: string; enabled: boolean; config: { tag?: string } }[] }>(await cli(home, ['plugin', 'list', '--json'])).plugins;
     expect(list.map((p) => p.id).sort()).toEqual(['grabby', 'misbehaving', 'recorder']);

@@ -7,7 +7,8 @@
  * Callbacks handed to page.evaluate run in the browser: they are self-contained, and reach the page
  * through `globalThis` typed with the small interfaces below (the test tsconfig has no DOM lib).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { runProcess, type Finished } from './spawn.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -431,14 +432,6 @@ export async function startSemanticDashboard(userConfig: Record<string, unknown>
 }
 
 /** Run the real CLI (bin/hybrid-mem.js, from source) against a data dir: another process, another connection. */
-export function cli(home: TestHome, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, '--db', home.config.dbPath, ...args], { env: { ...process.env, ...home.env, HYBRID_MEM_FROM_SOURCE: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.on('error', fail);
-    child.on('exit', (code) => done({ code, stdout, stderr }));
-  });
+export function cli(home: TestHome, args: readonly string[]): Promise<Finished> {
+  return runProcess(process.execPath, [BIN, '--db', home.config.dbPath, ...args], { ...process.env, ...home.env, HYBRID_MEM_FROM_SOURCE: '1' });
 }
