@@ -14,7 +14,7 @@ import { editSchema, idSchemas, parse, recallSchema, storeSchema, type EditInput
 import { deleteFact } from './lifecycle.js';
 import type { FactDraft, SearchQuery, ServicePlugins, StoreInfo } from './plugin-hooks.js';
 import { memoryRecall, type RecallOptions, type RecallResult } from './recall.js';
-import { editFact, editedFields, storeFact, type StoreResult } from './write.js';
+import { EDITABLE, editFact, editedFields, storeFact, type StoreResult } from './write.js';
 
 /** The draft a store hook sees: validated store input with every default filled, no undefined keys. */
 export function toDraft(i: z.output<typeof storeSchema>): FactDraft {
@@ -45,8 +45,6 @@ export async function storeWithHooks(ctx: Ctx, plugins: ServicePlugins, input: S
   if (r.created && plugins.has('afterFactStore')) await plugins.afterFactStore(r.fact, info);
   return r;
 }
-
-const EDITABLE = ['text', 'category', 'entity', 'tags', 'importance', 'confidence', 'decayClass', 'expiresAt'] as const;
 
 /**
  * beforeFactStore on an edit (operation 'edit'): the edit to write, as the plugins left it (only what

@@ -74,8 +74,11 @@ export function editFact(ctx: Ctx, input: EditInput, caller: Caller, source: Fac
   });
 }
 
+/** The fields an edit may change. */
+export const EDITABLE = ['text', 'category', 'entity', 'tags', 'importance', 'confidence', 'decayClass', 'expiresAt'] as const;
+
 /** The editable fields of the version an edit writes: the edit's values over the current version's. */
-export function editedFields(old: Fact, e: z.output<typeof editSchema>): Pick<Fact, 'text' | 'category' | 'entity' | 'tags' | 'importance' | 'confidence' | 'decayClass' | 'expiresAt'> {
+export function editedFields(old: Fact, e: z.output<typeof editSchema>): Pick<Fact, (typeof EDITABLE)[number]> {
   return {
     text: e.text ?? old.text,
     category: e.category ?? old.category,
