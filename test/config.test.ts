@@ -2,7 +2,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
 import { configJsonSchema } from '../src/config/json-schema.js';
 import { loadConfigFile, resolveConfig } from '../src/config/resolve.js';
 
@@ -20,6 +22,7 @@ describe('config', () => {
     const c = resolveConfig({}, { env });
     expect(c.autoRecall).toEqual({ enabled: true, authFailure: { enabled: true, patterns: null, maxRecallsPerTarget: 1, includeVaultHints: true } });
     expect(c.dashboard).toEqual({ enabled: true, port: 7700, token: null, server: 'auto', appDir: null });
+    expect(c.agent).toEqual({ role: 'specialist', orchestrators: [], id: null, sessionId: null });
     expect(c.dbPath).toBe(join(dir, 'memory.db'));
     expect(Object.isFrozen(c.autoRecall.authFailure)).toBe(true);
   });
@@ -41,6 +44,31 @@ describe('config', () => {
     expect(() => resolveConfig({ dashboard: { prot: 1 } }, { env })).toThrow(/dashboard: expected only known keys, received unknown key\(s\) prot/);
     expect(() => resolveConfig({ autoRecall: { authFailure: { maxRecallsPerTarget: -1 } } }, { env })).toThrow(/maxRecallsPerTarget: expected a number >= 0, received -1/);
     expect(() => resolveConfig({ dashboard: { port: 70000 } }, { env })).toThrow(/port: expected a number <= 65535, received 70000/);
+  });
+
+  it('config check accepts agent.orchestrators and refuses a malformed list, naming the key path', async () => {
+    const check = async (config: unknown): Promise<{ code: number; stdout: string; stderr: string }> => {
+      const home = mkdtempSync(join(dir, 'check-'));
+      writeFileSync(join(home, 'config.json'), JSON.stringify({ plugins: { entries: { 'hybrid-mem': { config } } } }));
+      const out = { stdout: '', stderr: '' };
+      const sink = (k: 'stdout' | 'stderr') => ({ isTTY: false, write: (chunk: string) => ((out[k] += chunk), true) });
+      const code = await run(['config', 'check'], { stdout: sink('stdout'), stderr: sink('stderr'), env: { HYBRID_MEM_HOME: home }, cwd: home, stdin: Readable.from([]) });
+      return { code, ...out };
+    };
+    const ok = await check({ agent: { orchestrators: ['lead', 'planner'] } });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('agent.orchestrators = ["lead","planner"]');
+    expect(ok.stdout).toContain('agent.role = "specialist"');
+    for (const [orchestrators, message] of [
+      ['lead', 'agent.orchestrators: expected an array, received "lead"'],
+      [['lead', ''], 'agent.orchestrators.1: expected at least 1 character(s), received ""'],
+      [[7], 'agent.orchestrators.0: expected a string, received 7'],
+    ] as const) {
+      const bad = await check({ agent: { orchestrators } });
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toContain(`MEM_ERR_CONFIG_INVALID: invalid configuration: plugins.entries.hybrid-mem.config.${message}`);
+    }
   });
 
   it('never echoes a token value', () => {

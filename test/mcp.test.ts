@@ -201,7 +201,6 @@ describe('hybrid-mem mcp: the caller comes from the configuration', () => {
   it('refuses a bad caller before speaking: exit 1, the error on stderr, nothing on stdout', () => {
     const env = { ...process.env, HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' };
     for (const [args, text] of [
-      [['mcp', '--role', 'specialist'], 'MEM_ERR_INVALID_INPUT: --agent: expected an agent id for a specialist'],
       [['mcp', '--role', 'operator'], 'MEM_ERR_INVALID_INPUT: --role: expected one of orchestrator, specialist'],
     ] as const) {
       const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', input: '' });
@@ -210,6 +209,44 @@ describe('hybrid-mem mcp: the caller comes from the configuration', () => {
       expect(r.stderr).toContain(text);
     }
   });
+
+  it('defaults to specialist (no other agent\'s facts, no agent scope without an id); agent.role or --role orchestrator still applies', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hm-mcp-role-'));
+    try {
+      const plain = join(dir, 'plain.json');
+      const orchestrator = join(dir, 'orchestrator.json');
+      writeFileSync(plain, JSON.stringify({ plugins: { entries: { 'hybrid-mem': { config: { embedding: { enabled: false } } } } } }));
+      writeFileSync(orchestrator, JSON.stringify({ plugins: { entries: { 'hybrid-mem': { config: { agent: { role: 'orchestrator' }, embedding: { enabled: false } } } } } }));
+      const svc = MemoryService.open({ config: resolveConfig({ embedding: { enabled: false } }, { env: { HYBRID_MEM_HOME: dir } }) });
+      svc.memoryStore({ text: 'The release agent tags builds on Fridays' });
+      svc.memoryStore({ text: 'The reviewer agent prefers squash merges', scope: 'agent', scopeAgentId: 'reviewer' });
+      await svc.close();
+      const seen = async (session: Session): Promise<string[]> =>
+        ((await call(session, 'memory_recall', { query: 'agent' })).structuredContent as { results: { fact: { text: string } }[] }).results.map((x) => x.fact.text).sort();
+
+      const byDefault = await connect(dir, [], plain);
+      try {
+        expect(await seen(byDefault)).toEqual(['The release agent tags builds on Fridays']);
+        const agentScoped = await call(byDefault, 'memory_store', { text: 'A note for my agent', scope: 'agent' });
+        expect(agentScoped.isError).toBe(true);
+        expect(text(agentScoped)).toMatch(/^MEM_ERR_INVALID_INPUT: memory_store.scope: .*agent scope needs an agent id/);
+        expect(byDefault.stderr()).toMatch(/serving .* as specialist \(session mcp-/);
+      } finally {
+        await byDefault.close();
+      }
+      for (const [args, config] of [[[], orchestrator], [['--role', 'orchestrator'], plain]] as const) {
+        const lead = await connect(dir, [...args], config);
+        try {
+          expect(await seen(lead)).toEqual(['The release agent tags builds on Fridays', 'The reviewer agent prefers squash merges']);
+          expect(lead.stderr()).toMatch(/serving .* as orchestrator \(session mcp-/);
+        } finally {
+          await lead.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('a specialist sees its own agent scope and not another agent\'s; credential_get returns its vault secret', async () => {
     const config = join(home, 'config.json');

@@ -1,8 +1,9 @@
 /**
  * The OpenClaw entry in-process, on the API shape openclaw 2026.9.6 passes (test/openclaw.test.ts runs it
  * in the real gateway): what it registers, that the committed manifest is current, that a turn never
- * fails because of memory, that tool errors carry our codes and the secret travels only in the text, and
- * that registrations share one open store per database until the gateway stops the service.
+ * fails because of memory, that tool errors carry our codes and the secret travels only in the text, that
+ * registrations share one open store per database until the gateway stops the service, and that each
+ * agent's role comes from `agent.orchestrators` (everyone else is a specialist).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,7 +84,10 @@ describe('OpenClaw entry', () => {
 
   it('refuses an invalid config at registration with the key path (OpenClaw reports the plugin as failed)', () => {
     expect(() => load({ dashboard: { port: 'seventy' } })).toThrow(/dashboard\.port/);
-    expect(() => load({ agent: { role: 'specialist' } })).toThrow(/agent\.id/);
+    expect(() => load({ agent: { orchestrators: 'lead' } })).toThrow(/agent\.orchestrators: expected an array, received "lead"/);
+    expect(() => load({ agent: { orchestrators: ['lead', ''] } })).toThrow(/agent\.orchestrators\.1: expected at least 1 character/);
+    // A specialist without an agent id is valid now that specialist is the default role.
+    expect(() => load({ agent: { role: 'specialist' }, embedding: { enabled: false } })).not.toThrow();
   });
 
   it('a turn never fails because of memory: an unusable data dir means no hint and one warning', async () => {
@@ -140,6 +144,54 @@ describe('OpenClaw entry', () => {
       expect(reopened.listFacts({ contains: 'NOTES.md', includeSuperseded: false }, { role: 'operator', agentId: null, sessionId: null })).toHaveLength(1);
     } finally {
       await reopened.close();
+    }
+  });
+});
+
+describe('OpenClaw entry: each agent\'s role comes from agent.orchestrators', () => {
+  const FAILURE = { prompt: 'retry', messages: [{ role: 'user', content: 'deploy' }, { role: 'toolResult', toolName: 'exec', content: [{ type: 'text', text: 'deploy@10.0.9.9: Permission denied (publickey,password).' }] }] };
+  const SHARED = 'SSH to 10.0.9.9 logs in as user deploy';
+  const OPS_ONLY = 'SSH to 10.0.9.9 uses the ops key from the ops agent keyring';
+
+  it('a specialist gets no other agent\'s credential, in hints or tools; a listed orchestrator gets them; agent.role does not apply', async () => {
+    const dataDir = join(tempDir(), 'mem');
+    const config = { dataDir, embedding: { enabled: false }, agent: { role: 'orchestrator', orchestrators: ['lead'] } };
+    const seed = MemoryService.open({ config: resolveConfig(config, { env: {} }), env: { HYBRID_MEM_VAULT_KEY: KEY } });
+    seed.memoryStore({ text: SHARED, category: 'technical', entity: '10.0.9.9', tags: ['ssh'] });
+    seed.memoryStore({ text: OPS_ONLY, category: 'technical', entity: '10.0.9.9', tags: ['ssh', 'credential'], scope: 'agent', scopeAgentId: 'ops' });
+    seed.vaultPut({ service: 'deploy.internal', type: 'token', secret: 'ops-token-5c4b3a', scope: 'agent', scopeAgentId: 'ops' });
+    await seed.close();
+    process.env.HYBRID_MEM_VAULT_KEY = KEY;
+    const r = load(config, 'full');
+    try {
+      // The explicit agent.role is a `hybrid-mem mcp` setting: the gateway says so instead of applying it.
+      expect(r.logs).toContainEqual(expect.stringMatching(/^warn hybrid-mem: agent\.role applies to `hybrid-mem mcp` only; .*agent\.orchestrators \(lead\)/));
+      const hook = r.hooks.get('before_prompt_build');
+      let n = 0;
+      // Fresh sessions: one hint per target per session, and the recall worker may still be starting.
+      const hintFor = async (agentId: string, expected: string): Promise<string> => {
+        let hint = '';
+        await expect
+          .poll(async () => (hint = (await hook?.(FAILURE, { agentId, sessionId: `${agentId}-${++n}` }))?.prependContext ?? ''), { timeout: 15_000 })
+          .toContain(expected);
+        return hint;
+      };
+      const lead = await hintFor('lead', OPS_ONLY);
+      expect(lead).toContain(SHARED);
+      const main = await hintFor('main', SHARED);
+      expect(main).not.toContain(OPS_ONLY);
+      expect(await hintFor('ops', OPS_ONLY)).toContain(SHARED);
+
+      const asMain = { agentId: 'main', sessionId: 'tools-1' };
+      const recalled = await r.tools.get('memory_recall')?.(asMain).execute('call-1', { query: '10.0.9.9 ssh key' });
+      expect(recalled?.content[0]?.text).toContain(SHARED);
+      expect(recalled?.content[0]?.text).not.toContain(OPS_ONLY);
+      await expect(r.tools.get('credential_get')?.(asMain).execute('call-2', { service: 'deploy.internal' })).rejects.toThrow(/^MEM_ERR_CREDENTIAL_NOT_FOUND/);
+      const cred = await r.tools.get('credential_get')?.({ agentId: 'lead', sessionId: 'tools-2' }).execute('call-3', { service: 'deploy.internal' });
+      expect(cred?.content[0]?.text).toBe('Credential for deploy.internal (token): ops-token-5c4b3a');
+    } finally {
+      await r.services[0]?.stop();
+      delete process.env.HYBRID_MEM_VAULT_KEY;
     }
   });
 });

@@ -61,10 +61,16 @@ export const DEFAULTS = {
   },
   agent: {
     /**
-     * Who calls the agent tools when no gateway names the caller (`hybrid-mem mcp`). An orchestrator sees
-     * global facts, every agent's facts and its own session's.
+     * The role of the one caller of `hybrid-mem mcp` (the `--role` flag overrides it). Least privilege by
+     * default: a specialist sees global facts, its own agent's and its own session's; an orchestrator also
+     * sees every agent's facts (all credentials), so it must be asked for. A gateway ignores this key.
      */
-    role: 'orchestrator' as 'orchestrator' | 'specialist',
+    role: 'specialist' as 'orchestrator' | 'specialist',
+    /**
+     * In a gateway (OpenClaw), the agent ids that run as orchestrator; every other agent is a specialist.
+     * Empty: every gateway agent is a specialist.
+     */
+    orchestrators: [] as readonly string[],
     /** The agent id (agent-scoped facts bind to it); null = none. */
     id: null as string | null,
     /** The session id; null = a fresh id for each run of `hybrid-mem mcp` (session-scoped facts last one run). */

@@ -82,11 +82,18 @@ export const configSchema = z
       .prefault({}),
     agent: z
       .strictObject({
-        role: z.enum(['orchestrator', 'specialist']).default(D.agent.role).describe('The role of the agent tools\' caller in `hybrid-mem mcp`.'),
-        id: agentName.nullable().default(D.agent.id).describe('The agent id of that caller (agent-scoped facts bind to it).'),
+        role: z
+          .enum(['orchestrator', 'specialist'])
+          .default(D.agent.role)
+          .describe('The role of the agent tools\' caller in `hybrid-mem mcp` (a gateway ignores it: see orchestrators).'),
+        orchestrators: z
+          .array(agentName)
+          .max(1000)
+          .default([...D.agent.orchestrators])
+          .describe('Gateway (OpenClaw) agent ids that run as orchestrator; every other agent is a specialist.'),
+        id: agentName.nullable().default(D.agent.id).describe('The agent id of that caller (agent-scoped facts bind to it); in a gateway, the id of a run that names no agent.'),
         sessionId: agentName.nullable().default(D.agent.sessionId).describe('The session id of that caller; null = a fresh id per `hybrid-mem mcp` run.'),
       })
-      .refine((a) => a.role !== 'specialist' || a.id !== null, { message: 'a specialist needs an agent id', path: ['id'] })
       .prefault({}),
   })
   .strict();

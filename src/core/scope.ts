@@ -80,3 +80,12 @@ export function ownsRecall(owner: Caller, caller: Caller): boolean {
   if (caller.agentId !== null) return owner.agentId === caller.agentId;
   return caller.sessionId !== null && owner.agentId === null && owner.sessionId === caller.sessionId;
 }
+
+/**
+ * The role of one agent in a gateway, where many agents share one configuration: least privilege, so an
+ * agent is an orchestrator (every agent's facts and credentials) only when its id is listed, and a
+ * specialist (its own agent's) otherwise. A run that names no agent is a specialist.
+ */
+export function gatewayRole(agentId: string | null, orchestrators: readonly string[]): 'orchestrator' | 'specialist' {
+  return agentId !== null && orchestrators.includes(agentId) ? 'orchestrator' : 'specialist';
+}

@@ -8,7 +8,7 @@
  * - `before_prompt_build`: the auth-failure recall; its hint becomes the turn's `prependContext`. OpenClaw
  *   runs it only with `plugins.entries.hybrid-mem.hooks.allowConversationAccess: true`.
  * - the agent tools memory_store, memory_link, memory_recall, credential_get (the caller is the run's
- *   agent and session, with `agent.role` from our config);
+ *   agent and session; its role comes from `agent.orchestrators`, see runCaller);
  * - `openclaw hybrid-mem dashboard`: prints the running dashboard's URL;
  * - a service: the gateway starts it (memory service, then the dashboard when dashboard.enabled) and stops
  *   it on shutdown.
@@ -20,6 +20,7 @@
 import { PLUGIN_ID } from '../config/defaults.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve.js';
 import { toWire } from '../core/errors.js';
+import { gatewayRole } from '../core/scope.js';
 import type { Caller } from '../core/types.js';
 import { AGENT_TOOLS, callAgentTool, type AgentTool } from '../memory/agent-tools.js';
 import { parseCaller } from '../memory/inputs.js';
@@ -28,9 +29,15 @@ import type { OpenClawPluginApi, OpenClawTool, RunContext } from './types.js';
 
 const DESCRIPTION = 'Durable local memory: hybrid recall, credential hints on auth failures, a memory-graph dashboard.';
 
-/** The caller of a hook or tool: the run's agent and session, in the configured role. */
+/**
+ * The caller of a hook or tool: the run's agent and session. Every agent of a gateway shares this one
+ * config, so `agent.role` (one caller's role, for `hybrid-mem mcp`) does not apply here: an agent listed in
+ * `agent.orchestrators` is an orchestrator, every other agent a specialist that sees only its own agent's
+ * credentials.
+ */
 export function runCaller(config: ResolvedConfig, ctx: RunContext): Caller {
-  return parseCaller({ role: config.agent.role, agentId: ctx.agentId || config.agent.id, sessionId: ctx.sessionId || ctx.sessionKey || config.agent.sessionId });
+  const agentId = ctx.agentId || config.agent.id;
+  return parseCaller({ role: gatewayRole(agentId, config.agent.orchestrators), agentId, sessionId: ctx.sessionId || ctx.sessionKey || config.agent.sessionId });
 }
 
 /**
@@ -59,7 +66,7 @@ function register(api: OpenClawPluginApi): void {
     try {
       const m = await open();
       const caller = runCaller(config, ctx);
-      const hint = await m.hook.onTurn({ prompt: event.prompt ?? '', messages: event.messages ?? [], agentId: caller.agentId, sessionId: caller.sessionId, role: config.agent.role });
+      const hint = await m.hook.onTurn({ prompt: event.prompt ?? '', messages: event.messages ?? [], agentId: caller.agentId, sessionId: caller.sessionId, role: gatewayRole(caller.agentId, config.agent.orchestrators) });
       return hint ? { prependContext: hint } : undefined;
     } catch (err) {
       // A turn never fails because of memory: no hint, one line in the gateway log.
@@ -119,7 +126,15 @@ function register(api: OpenClawPluginApi): void {
   });
 
   // The process that runs agents opens the store now, so the first turn does not wait for it.
-  if (api.registrationMode === 'full') open().catch((err: unknown) => api.logger.error(`${PLUGIN_ID}: memory unavailable: ${toWire(err).message}`));
+  if (api.registrationMode === 'full') {
+    open().catch((err: unknown) => api.logger.error(`${PLUGIN_ID}: memory unavailable: ${toWire(err).message}`));
+    // `agent.role: orchestrator` is written on purpose (the default is specialist); in a gateway it once
+    // applied to every agent, so say what applies now.
+    if (config.agent.role === 'orchestrator') {
+      const listed = config.agent.orchestrators.length ? config.agent.orchestrators.join(', ') : 'none';
+      api.logger.warn(`${PLUGIN_ID}: agent.role applies to \`hybrid-mem mcp\` only; in the gateway only the agents in agent.orchestrators (${listed}) run as orchestrator, every other agent as specialist`);
+    }
+  }
 }
 
 /** What OpenClaw's loader takes (`definePluginEntry` returns the same shape). */

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { invalidInput } from '../../core/errors.js';
 import { CALLER_ROLES, type Caller } from '../../core/types.js';
 import { parseCaller } from '../../memory/inputs.js';
 import { startSemanticInBackground } from '../../main.js';
@@ -19,13 +18,17 @@ import { untilStopped } from './serve.js';
 
 const AGENT_ROLES = CALLER_ROLES.filter((r) => r !== 'operator');
 
-/** The tools' caller: the flags, else the config's `agent` section; a run without a session id gets a fresh one. */
+/**
+ * The tools' caller: the flags, else the config's `agent` section; a run without a session id gets a fresh
+ * one. The role defaults to specialist (least privilege); orchestrator is an explicit choice (`--role`, or
+ * `agent.role`). A specialist without an agent id sees global facts and its session's, and writes no
+ * agent-scoped facts.
+ */
 export function mcpCaller(config: ResolvedConfig, opts: OptionValues): Caller {
   const a = config.agent;
   const sessionId = str(opts, 'session') ?? a.sessionId ?? `mcp-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   const role = oneOf(opts, 'role', AGENT_ROLES) ?? a.role;
   const agentId = str(opts, 'agent') ?? a.id;
-  if (role === 'specialist' && agentId === null) throw invalidInput('--agent', 'an agent id for a specialist (--agent ID, or agent.id in the config)', 'none');
   return parseCaller({ role, agentId, sessionId });
 }
 
@@ -56,11 +59,12 @@ export const mcpCommand: CommandSpec = {
   args: [],
   details: [
     'Speaks the Model Context Protocol on stdin/stdout (nothing else is printed there; logs go to stderr).',
-    'The caller comes from the config\'s "agent" section (role, id, sessionId); the flags override it.',
+    'The caller comes from the config\'s "agent" section (role, id, sessionId); the flags override it. The role defaults to',
+    'specialist (global facts, its own agent\'s and session\'s); an orchestrator (every agent\'s facts) must be asked for.',
     'A run without a session id gets a fresh one, so session-scoped facts last one run. Stops when the client closes stdin, or on SIGINT/SIGTERM.',
   ],
   options: {
-    role: { type: 'string', value: 'ROLE', help: `${AGENT_ROLES.join(' | ')} (default: agent.role, orchestrator)` },
+    role: { type: 'string', value: 'ROLE', help: `${AGENT_ROLES.join(' | ')} (default: agent.role, specialist)` },
     agent: { type: 'string', value: 'ID', help: 'the agent id (default: agent.id)' },
     session: { type: 'string', value: 'ID', help: 'the session id (default: agent.sessionId, else a fresh id per run)' },
   },
