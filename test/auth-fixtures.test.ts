@@ -4,8 +4,9 @@
  * refresh them). manifest.json says for each file whether it is a failure (positive) and which target
  * the failure names.
  *
- * Positives must pass the prefilter, be detected by the built-in patterns, and yield the manifest's
- * target; negatives must not be detected. Fixtures the current patterns/extractor get wrong are listed
+ * Each file is read as a tool result whose command is its first line (`$ <command>`), the way the hook
+ * reads a turn. Positives must pass the prefilter, be detected, and yield the manifest's target (the host
+ * the command addressed); negatives must not be detected. Fixtures the current patterns/extractor get wrong are listed
  * in KNOWN_GAPS and run as `it.fails`, so fixing the pattern turns them into a failing test that asks
  * for the entry to be removed.
  */
@@ -13,8 +14,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_PATTERNS, detect, prefilter } from '../src/core/auth/patterns.js';
-import { extractTarget } from '../src/core/auth/target.js';
+import { BUILTIN_PATTERNS, prefilter } from '../src/core/auth/patterns.js';
+import { analyzeTurn } from '../src/core/auth/turn-analysis.js';
 
 interface ManifestEntry {
   readonly file: string;
@@ -55,13 +56,12 @@ describe('auth fixtures: real tool output', () => {
     const test = gap ? it.fails : it;
     test(title, () => {
       const text = load(entry.file);
-      const detection = detect(text, BUILTIN_PATTERNS);
+      const { detection, target } = analyzeTurn([{ role: 'result', text, call: null }], BUILTIN_PATTERNS, true);
       if (entry.positive) {
         expect(prefilter(text)).toBe(true);
         expect(detection, 'no built-in pattern matched').not.toBeNull();
-        const target = extractTarget(text, detection);
         expect(target?.target ?? null).toBe(entry.target);
-        // The spec ranks an IP above a hostname; a hostname seen with its IP widens the search as an alias.
+        // The name the agent addressed is the target; the address it resolved to widens the search as an alias.
         if (entry.aliases) expect(target?.aliases).toEqual(expect.arrayContaining([...entry.aliases]));
       } else {
         expect(detection, `matched ${detection?.patternId}: ${JSON.stringify(detection?.match)}`).toBeNull();

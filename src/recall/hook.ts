@@ -14,7 +14,7 @@ import { toWire } from '../core/errors.js';
 import type { FactId } from '../core/ids.js';
 import type { MemoryService } from '../memory/service.js';
 import { RecallCounters } from './counters.js';
-import { quickTexts, turnSchema, turnTexts, type Turn } from './turn.js';
+import { quickTexts, turnSchema, turnSegments, turnTexts, type Turn } from './turn.js';
 
 export interface AuthRecallOutcome {
   readonly detected: boolean;
@@ -72,7 +72,7 @@ export class AuthRecallHook {
     const turn = turnSchema.parse(input);
     const texts = quick ?? turnTexts(turn);
     if (!quick && !custom && !texts.some((t) => prefilter(t))) return none('no failure indicator');
-    const { detection, target } = await this.recall.analyze({ texts, patterns: custom });
+    const { detection, target } = await this.recall.analyze({ segments: turnSegments(turn), patterns: custom });
     if (!detection) return none('no failure indicator');
     if (!target) {
       this.log(`auth-recall: ${detection.family} failure detected but no target could be extracted`);

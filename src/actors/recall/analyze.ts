@@ -1,9 +1,9 @@
 /**
- * Detection and extraction over a turn's texts, newest first: the first text that shows a failure
- * decides, and its target is extracted from that text. Pure; runs in the recall worker.
+ * Detection and extraction over a turn (core/auth/turn-analysis.ts), with configured patterns compiled
+ * once per set. Pure; runs in the recall worker.
  */
-import { BUILTIN_PATTERNS, compileCustomPatterns, detect, type AuthPattern } from '../../core/auth/patterns.js';
-import { extractTarget } from '../../core/auth/target.js';
+import { BUILTIN_PATTERNS, compileCustomPatterns, type AuthPattern } from '../../core/auth/patterns.js';
+import { analyzeTurn } from '../../core/auth/turn-analysis.js';
 import type { AnalyzeRequest, AnalyzeResult } from './contract.js';
 
 const compiled = new Map<string, readonly AuthPattern[]>();
@@ -21,11 +21,6 @@ export function patternsFor(sources: readonly string[] | null): readonly AuthPat
 }
 
 export function analyze(req: AnalyzeRequest): AnalyzeResult {
-  const patterns = patternsFor(req.patterns);
-  for (let i = req.texts.length - 1; i >= 0; i--) {
-    const text = req.texts[i] ?? '';
-    const detection = detect(text, patterns);
-    if (detection) return { detection, target: extractTarget(text, detection) };
-  }
-  return { detection: null, target: null };
+  const { detection, target } = analyzeTurn(req.segments, patternsFor(req.patterns), req.patterns === null);
+  return { detection, target };
 }

@@ -18,7 +18,7 @@ export class RecallClient {
 
   /** Start the worker now, so the first failing turn does not pay for it. */
   async warm(): Promise<void> {
-    await this.pool.call('analyze', [{ texts: [], patterns: null }], { timeoutMs: 30_000 });
+    await this.pool.call('analyze', [{ segments: [], patterns: null }], { timeoutMs: 30_000 });
   }
 
   close(): Promise<void> {

@@ -42,10 +42,15 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
 
   // --- databases and stores (before the generic "Authentication failed" so ties name the tool) ----
   p('postgres-password-failed', 'database', /\b(?:password|peer|ident|scram) authentication failed for user\b/i, ['authenticat']),
+  p('postgres-no-password', 'database', /\bfe_sendauth: no password supplied\b|\bpg_hba\.conf rejects connection\b|\bno pg_hba\.conf entry for\b/i, ['fe_sendauth', 'pg_hba.conf']),
+  p('database-permission-denied', 'database', /\bpermission denied for (?:table|relation|schema|database|sequence|view|function|column|tablespace|materialized view)\b/i, ['permission denied for']),
   p('mysql-access-denied', 'database', /\bAccess denied for user\b/i, ['denied']),
   p('mssql-login-failed', 'database', /\bLogin failed for user\b/i, ['login failed']),
   p('mongodb-auth-failed', 'database', /\b(?:Mongo\w{0,30}(?:Error|Exception)\b[^\n]{0,40}|bad auth\s?:\s?)Authentication failed\b/i, ['authenticat']),
   p('redis-noauth', 'database', /\b(?:NOAUTH|WRONGPASS)\b/i, ['noauth', 'wrongpass']),
+  p('redis-noperm', 'database', /\bNOPERM\b/, ['noperm']),
+  p('mqtt-not-authorised', 'mqtt', /\bConnection (?:Refused|error): (?:Connection Refused: )?(?:not authori[sz]ed|bad user name or password)|\bMQTT\w{0,20}[:\s][^\n]{0,40}\bnot authori[sz]ed\b/i, ['not authori', 'bad user name']),
+  p('rsync-auth-failed', 'ssh', /\bauth failed on module\b/i, ['auth failed']),
 
   // --- generic SSH/API wording (spec list) --------------------------------------------------------
   p('auth-failed', 'ssh', /\bAuthentication failed\b/i, ['authenticat']),
@@ -55,13 +60,16 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('git-no-terminal', 'git', /\bcould not read (?:Username|Password) for '[^'\n]{1,300}': (?:terminal prompts disabled|No such device or address)/i,
     ['could not read username', 'could not read password']),
 
+  p('git-http-basic-denied', 'git', /\bHTTP Basic: Access denied\b|\bSupport for password authentication was removed\b/i, ['access denied', 'password authentication']),
+
   // --- HTTP -------------------------------------------------------------------------------------------
   p('http-status-line', 'http', new RegExp(String.raw`\bHTTP\/\d(?:\.\d)? ${STATUS_TAIL}`, 'i'), ['401', '403', '407']),
   p('http-status-reason', 'http', /\b(?:401 Unauthori[sz]ed|403 Forbidden|40[13] Client Error\b)/i, ['401', '403']),
   p('http-status-code', 'http',
     new RegExp(String.raw`\b(?:status(?: code)?|statusCode|status_code|response code|http code|http error|http|returned(?: error)?|responded with|server returned|got)["']?[ \t]{0,3}[:=(]?[ \t]{0,3}${STATUS_TAIL}`, 'i'),
     ['401', '403', '407']),
-  p('http-proxy-auth', 'http', /\bProxy Authentication Required\b/i, ['authenticat']),
+  p('http-proxy-auth', 'http', /\bProxy Authentication Required|\b(?:CONNECT tunnel failed, response|Received HTTP code|HTTP code) 407\b/i, ['authenticat', '407']),
+  p('http-requires-auth', 'http', /\b(?:requires auth(?:entication|orization)?|Required token could not be found)\b/i, ['requires auth', 'required token']),
   // The bare words only as a response: a whole line/value ("Forbidden", "error: Forbidden",
   // "(Unauthorized)", "{"error":"unauthorized"}"), capitalised or upper case when bare; never inside
   // identifiers ("UnauthorizedError") or prose ("the forbidden fruit").
@@ -76,8 +84,11 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
     ['unauthori', 'forbidden']),
 
   // --- API tokens and keys ----------------------------------------------------------------------------
-  p('api-invalid-key', 'api', /\b(?:invalid|incorrect|bad|wrong)[ _-]?api[ _-]?key\b|\bapi[ _-]?key (?:is )?(?:invalid|not valid|expired|revoked)\b/i,
-    ['api key', 'api_key', 'api-key', 'apikey']),
+  p('api-invalid-key', 'api', /\b(?:invalid|incorrect|bad|wrong)[ _-]?(?:api[ _-]?key|x-api-key)\b|\b(?:api[ _-]?key|x-api-key) (?:is )?(?:invalid|not valid|expired|revoked)\b|\bAPI_KEY_INVALID\b/i,
+    ['api key', 'api_key', 'api-key', 'apikey', 'x-api-key']),
+  p('api-missing-key', 'api', /\b(?:(?:didn't|did not) provide an API key|No API key (?:provided|found)|Missing (?:API key|bearer|authentication token|credentials|Authorization header)|(?:API key|x-api-key header) (?:is )?(?:missing|required))\b/i,
+    ['api key', 'x-api-key', 'missing bearer', 'missing authentication', 'missing credentials', 'missing authorization']),
+  p('api-authentication-error', 'api', /\b(?:authentication_error|permission_error|AuthenticationError|PermissionDeniedError)\b/, ['authentication_error', 'permission_error', 'authenticationerror', 'permissiondeniederror']),
   p('api-token-expired', 'api', /\b(?:(?:access |auth |bearer |id |refresh )?token (?:has |is )?expired|expired token)\b/i,
     ['token expired', 'token has expired', 'token is expired', 'expired token']),
   p('api-token-invalid', 'api', /\b(?:token (?:is )?invalid|invalid (?:access |auth |bearer |id |refresh )?token|invalid_token)\b/i,
@@ -90,22 +101,30 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
     ['invalidclienttokenid', 'invalidaccesskeyid', 'signaturedoesnotmatch', 'expiredtoken', 'unrecognizedclientexception', 'security token included']),
   p('gcloud-reauth', 'cloud', /\bReauthentication (?:required|failed)\b|\bdoes not have any valid credentials\b/i, ['reauthenticat', 'valid credentials']),
   p('azure-aadsts', 'cloud', /\bAADSTS\d{5,}\b/i, ['aadsts']),
+  p('aws-access-denied', 'cloud', /\b(?:AccessDenied(?:Exception)?|UnauthorizedOperation|AuthFailure|InvalidSignatureException|MissingAuthenticationToken(?:Exception)?|NotAuthorizedException)\b/,
+    ['accessdenied', 'unauthorizedoperation', 'authfailure', 'invalidsignatureexception', 'missingauthenticationtoken', 'notauthorizedexception']),
+  p('gcp-denied', 'cloud', /\b(?:PERMISSION_DENIED|UNAUTHENTICATED)\b|\bRequest had invalid authentication credentials\b|\bThe caller does not have permission\b|\bdoes not have [\w.]{3,80} access to\b/,
+    ['permission_denied', 'unauthenticated', 'invalid authentication credentials', 'caller does not have permission', 'does not have']),
+  p('azure-auth-failed', 'cloud', /\b(?:AuthenticationFailed|AuthorizationFailed|InvalidAuthenticationToken\w{0,20}|ExpiredAuthenticationToken|AuthorizationPermissionMismatch)\b|\bdoes not have authorization to perform action\b/,
+    ['authenticationfailed', 'authorizationfailed', 'invalidauthenticationtoken', 'expiredauthenticationtoken', 'authorizationpermissionmismatch', 'does not have authorization']),
+  p('vault-denied', 'cloud', /\bCode: 40[13]\. Errors:|(?:^|\n)\s{0,4}\* (?:permission denied|missing client token)\b/, ['401', '403', 'denied', 'missing client token']),
 
   // --- package registries and container registries -----------------------------------------------------
   p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )E40[13]\b/i, ['e401', 'e403']),
-  p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password)|\bdenied: requested access to the resource is denied\b/i,
-    ['authenticat', 'username or password', 'denied']),
+  p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password|access to the requested resource is not authorized|authentication failed)|\bdenied: (?:requested access to the resource is denied|access forbidden|permission denied)\b|\bno basic auth credentials\b/i,
+    ['authenticat', 'username or password', 'denied', 'not authorized', 'basic auth credentials']),
 
   // --- mail, FTP, directory ------------------------------------------------------------------------------
-  p('smtp-535', 'mail', /\b535[ -](?:5\.7\.\d{1,3}\b|(?:Authentication|Incorrect authentication|Error: authentication|authentication failed)\b)/i, ['535']),
+  p('smtp-535', 'mail', /\b535[ -](?:5\.7\.\d{1,3}\b|(?:Authentication|Incorrect authentication|Error: authentication|authentication failed|Username and Password|Invalid (?:login|credentials|username)|Bad username)\b)|\(535, b?['"]/i, ['535']),
+  p('smtp-login-denied', 'mail', /\bLogin denied\b|\bSMTPAuthenticationError\b/i, ['login denied', 'smtpauthenticationerror']),
   p('imap-authenticationfailed', 'mail', /\bAUTHENTICATIONFAILED\b/i, ['authenticat']),
-  p('ftp-530', 'ftp', /\b530[ -](?:Login incorrect|Login authentication failed|User cannot log in|Not logged in|Authentication failed|Permission denied)/i, ['530']),
+  p('ftp-530', 'ftp', /\bAccess denied: 530\b|\b530[ -](?:Login incorrect|Login authentication failed|User cannot log in|Not logged in|Authentication failed|Permission denied)/i, ['530']),
   p('ldap-invalid-credentials', 'directory', /\bInvalid credentials \(49\)|\bLDAP: error code 49\b/i, ['invalid credentials', 'error code 49']),
 
   // --- OAuth ------------------------------------------------------------------------------------------------
   p('oauth-error', 'oauth', /\b(?:invalid_client|invalid_grant|unauthorized_client)\b/i, ['invalid_', 'unauthori']),
 
   // Last, so a tool-specific wording at the same position (LDAP's "Invalid credentials (49)") names the tool.
-  p('api-bad-credentials', 'api', /\b(?:Bad credentials|(?:invalid|incorrect|wrong) (?:username or password|username\/password|user name or password|credentials))\b/i,
-    ['bad credentials', 'username or password', 'username/password', 'user name or password', 'invalid credentials', 'incorrect credentials', 'wrong credentials']),
+  p('api-bad-credentials', 'api', /\b(?:Bad credentials|(?:invalid|incorrect|wrong) (?:username or password|username\/password|user name or password|credentials|authentication)|Credentials not correct)\b/i,
+    ['credentials not correct', 'invalid authentication', 'bad credentials', 'username or password', 'username/password', 'user name or password', 'invalid credentials', 'incorrect credentials', 'wrong credentials']),
 ]);

@@ -5,6 +5,7 @@
 import { MemoryError } from '../errors.js';
 import { BUILTIN_PATTERN_LIST, type AuthPattern } from './patterns-builtin.js';
 import { backtrackingRisk } from './regex-safety.js';
+import { inCodeOrListing, isRateLimit } from './veto.js';
 
 export type { AuthPattern } from './patterns-builtin.js';
 
@@ -71,19 +72,54 @@ function scanWindow(text: string): { text: string; offset: number } {
   return { text: text.slice(offset), offset };
 }
 
+/** A built-in pattern's regex with the `g` flag, to step past matches a veto refuses. */
+const GLOBAL = new WeakMap<RegExp, RegExp>();
+const BUILTIN_IDS = new Set(BUILTIN_PATTERN_LIST.map((pat) => pat.id));
+/** How many vetoed matches of one pattern are stepped over before it gives up on a text. */
+const MAX_VETOED = 32;
+
+function globalOf(re: RegExp): RegExp {
+  let g = GLOBAL.get(re);
+  if (!g) {
+    g = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+    GLOBAL.set(re, g);
+  }
+  return g;
+}
+
+/** The first match of a built-in pattern that is not in code, a listing, a docs table or a rate limit. */
+function firstMeant(re: RegExp, text: string): RegExpExecArray | null {
+  const g = globalOf(re);
+  g.lastIndex = 0;
+  for (let n = 0; n < MAX_VETOED; n++) {
+    const m = g.exec(text);
+    if (!m) return null;
+    if (m[0] === '') g.lastIndex++;
+    if (!inCodeOrListing(text, m.index) && !isRateLimit(text, m.index, m[0])) return m;
+  }
+  return null;
+}
+
 /**
  * The earliest match of any pattern in the last MAX_SCAN_CHARS of `text` (ties: the pattern listed
- * first), or null. Patterns carrying the `g` or `y` flag are run from index 0 and left reset.
+ * first), or null. Built-in patterns skip matches in source code, grep output, test listings, docs tables
+ * and rate limits (veto.ts); configured patterns are taken as written. Patterns carrying the `g` or `y`
+ * flag are run from index 0 and left reset.
  */
 export function detect(text: string, patterns: readonly AuthPattern[]): Detection | null {
   const { text: window, offset } = scanWindow(text);
   let best: Detection | null = null;
   for (const pat of patterns) {
     const re = pat.regex;
-    const stateful = re.global || re.sticky;
-    if (stateful) re.lastIndex = 0;
-    const m = re.exec(window);
-    if (stateful) re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    if (BUILTIN_IDS.has(pat.id) && pat.family !== 'custom') {
+      m = firstMeant(re, window);
+    } else {
+      const stateful = re.global || re.sticky;
+      if (stateful) re.lastIndex = 0;
+      m = re.exec(window);
+      if (stateful) re.lastIndex = 0;
+    }
     if (!m) continue;
     if (best === null || m.index + offset < best.index) {
       best = { patternId: pat.id, family: pat.family, match: m[0], index: m.index + offset };

@@ -21,8 +21,32 @@ export function normaliseHost(host: string): string {
   return h.replace(/\.+$/, '');
 }
 
+const HOST_LIKE = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?\.){0,10}[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** Dotted words that are file names, not hosts. */
+const FILE_LIKE = /\.(?:txt|md|json|ya?ml|ts|js|mjs|cjs|py|rb|go|rs|java|sh|pem|key|pub|crt|log|conf|cfg|ini|env|toml|lock|sql|gz|tgz|zip|tar|html?|css|csv|xml|git|d|service|sock|pid|bak)$/i;
+
+/** A host name or address as written on a command line: a letter somewhere, not a file name or a version. */
+export function isHostLike(host: string): boolean {
+  if (host === '' || host.length > 253 || NOT_TARGETS.has(host)) return false;
+  if (isIpv4(host) || (host.includes(':') && isIpv6(host))) return true;
+  return HOST_LIKE.test(host) && /[a-z]/.test(host) && !FILE_LIKE.test(host) && !SEMVER_LIKE.test(host);
+}
+
+function isIpv4(s: string): boolean {
+  return IPV4_FULL.test(s);
+}
+
+/** The host of a URL (scheme, user:pass@, port and path dropped), or null. */
+export function hostOfUrl(url: string): string | null {
+  const m = /^[a-z][a-z0-9+.-]{1,15}:\/\/(?:[^\s/@'"<>]{1,256}@)?(\[[0-9a-f:.]{2,45}\]|[^\s/:?#'"<>]{1,253})/i.exec(url.trim());
+  if (!m) return null;
+  const host = normaliseHost(m[1] ?? '');
+  return isHostLike(host) ? host : null;
+}
+
 const OCTET = String.raw`(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)`;
 const IPV4_RE = new RegExp(String.raw`(?<![\w.])${OCTET}(?:\.${OCTET}){3}(?![\w]|\.\d)`, 'g');
+const IPV4_FULL = new RegExp(String.raw`^${OCTET}(?:\.${OCTET}){3}$`);
 const IPV6_RE = /(?<![\w:.])[0-9a-f]{0,4}:[0-9a-f:]{1,38}(?![\w:.])/gi;
 const NOT_TARGETS = new Set(['0.0.0.0', '255.255.255.255', '::']);
 
@@ -117,8 +141,9 @@ export function findUserHosts(text: string, offset: number): Candidate[] {
 }
 
 const URL_RE = new RegExp(String.raw`\b[a-z][a-z0-9+.-]{1,15}:\/\/(?:[^\s/@'"<>]{1,256}@)?(\[[0-9a-f:.]{2,45}\]|${HOSTNAME})\.?(?::\d{1,5})?`, 'gi');
-const DOC_LEAD = /\b(?:see|visit|read|refer to|documentation|docs|more info(?:rmation)?|learn more|details|help|troubleshoot\w*|for more)\b[^\n]{0,40}$/i;
-const DOC_HOST = /^(?:docs|doc|help|learn|support|developer|developers|kb)\.|^aka\.ms$/;
+const DOC_LEAD = /\b(?:see|visit|read|refer to|documentation|docs|more info(?:rmation)?|learn more|details|help|troubleshoot\w*|for more|go to|check|find (?:your|an?|the) [\w -]{0,30}|get (?:your|an?|a new|the) [\w -]{0,30}|create (?:your|an?|a new|the) [\w -]{0,30}|generate (?:your|an?|a new|the) [\w -]{0,30})\b[^\n]{0,40}$|\b(?:at|here):?\s{0,2}[<(\[]?$/i;
+const DOC_HOST = /^(?:docs|doc|help|learn|support|developer|developers|kb|console|dashboard|platform|portal|status|community|forum|blog)\.|^aka\.ms$|^(?:www\.)?(?:npmjs\.com|pypi\.org|stackoverflow\.com)$/;
+const DOC_PATH = /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/]{1,300}\/(?:[a-z]{2}(?:-[a-z]{2})?\/)?(?:docs?|documentation|help|support|account|settings|api-keys|keys|billing|signup|login|troubleshooting|reference|articles|guides?|learn|blog|faq|package|packages|user\/settings|profile)(?:[/?#.]|$)/i;
 
 /** Hosts of URLs (scheme, credentials, port and path dropped); documentation links are marked weak. */
 export function findUrlHosts(text: string, offset: number): Candidate[] {
@@ -128,7 +153,7 @@ export function findUrlHosts(text: string, offset: number): Candidate[] {
     if (host === '') continue;
     const index = m.index ?? 0;
     const { before } = lineAround(text, index);
-    const weak = DOC_HOST.test(host) || DOC_LEAD.test(before.slice(-80));
+    const weak = DOC_HOST.test(host) || DOC_PATH.test(m[0] + text.slice(index + m[0].length, index + m[0].length + 60)) || DOC_LEAD.test(before.slice(-80));
     out.push({ value: host, index: index + offset, weak, aliases: [] });
   }
   return out;

@@ -1,11 +1,21 @@
 /**
- * Target extraction for auth-failure recall (spec "Target extraction and query rules", rule 1):
- * an IP address > the host of a user@host form (user dropped) > the host of a URL (scheme, port and
- * path dropped) > a service name from 'for <Name> service' (lower-cased). src/core/auth/README.md
- * documents the choices below.
+ * Target extraction for auth-failure recall (spec "Target extraction and query rules", rule 1, read for
+ * real turns; src/core/auth/README.md documents it):
+ *
+ * 1. The host the agent addressed wins: the host on the command line that produced the failing output
+ *    (its tool call, or a `$ ` line before the failure), chosen by the client that matches the failure.
+ * 2. Without a command host, the failing text's own candidates, best tier first: a server name in a known
+ *    client position > an IP address > the host of user@host > a URL host > 'for <Name> service' / an SDK's
+ *    error class > a documentation or account link. Within a tier, the one nearest the failure.
+ * 3. A name beats the address it resolved to: when a client printed both, the name is the target and the
+ *    IP an alias (both are searched; the header and the counter use the name). An IP the agent addressed
+ *    itself (`ssh root@10.0.0.5`) is the target.
  */
+import { addressedHosts, clientFamily, type AddressedHost, type ClientFamily } from './client-hosts.js';
 import type { Detection } from './patterns.js';
 import { MAX_SCAN_CHARS } from './patterns.js';
+import { findServerNames } from './server-names.js';
+import type { SimpleCommand } from './shell-words.js';
 import { findIps, findUrlHosts, findUserHosts, normaliseHost, type Candidate } from './target-candidates.js';
 
 /** What failed: `target` names the hint header, the per-session counter and the search. */
@@ -19,38 +29,57 @@ export interface Target {
 /** Candidates are looked for this far either side of the detection first (the failing command's output). */
 const NEAR_CHARS = 2_000;
 
-function nearest(cands: readonly Candidate[], at: number): Candidate | undefined {
-  let best: Candidate | undefined;
-  for (const c of cands) {
-    if (best === undefined || rank(c, at) < rank(best, at)) best = c;
-  }
-  return best;
-}
-
-function rank(c: Candidate, at: number): number {
-  // Documentation links are a last resort among URLs; otherwise the closest to the failure wins.
-  return Math.abs(c.index - at) + (c.weak ? 1e9 : 0);
-}
-
 const SERVICE_RE = /\bfor\s+(?:the\s+)?([A-Za-z0-9][\w.-]{0,40}(?:\s[A-Za-z0-9][\w.-]{0,40}){0,2}?)\s+service\b/gi;
+// An SDK's typed error names its service: openai.AuthenticationError, anthropic.PermissionDeniedError.
+const SDK_ERROR_RE = /\b([a-z][a-z0-9_]{1,30})\.(?:Authentication|PermissionDenied|Unauthorized|Auth|APIStatus|API)Error\b/g;
 
 function findServices(text: string, offset: number): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(SERVICE_RE)) {
-    const name = (m[1] ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
-    if (name !== '') out.push({ value: name, index: (m.index ?? 0) + offset, weak: false, aliases: [] });
+  for (const re of [SERVICE_RE, SDK_ERROR_RE]) {
+    for (const m of text.matchAll(re)) {
+      const name = (m[1] ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
+      if (name !== '') out.push({ value: name, index: (m.index ?? 0) + offset, weak: false, aliases: [] });
+    }
   }
   return out;
 }
 
+type Tier = readonly [Target['kind'], (text: string, offset: number) => Candidate[]];
+const TIERS: readonly Tier[] = [
+  ['host', findServerNames],
+  ['ip', findIps],
+  ['host', findUserHosts],
+  ['url', (t, o) => findUrlHosts(t, o).filter((c) => !c.weak)],
+  ['service', findServices],
+  ['url', findUrlHosts],
+];
+
+function nearest(cands: readonly Candidate[], at: number): Candidate | undefined {
+  let best: Candidate | undefined;
+  for (const c of cands) if (best === undefined || Math.abs(c.index - at) < Math.abs(best.index - at)) best = c;
+  return best;
+}
+
+const isIp = (h: string): boolean => /^[\d.]+$/.test(h) || h.includes(':');
+
+/** The best candidate of a text by tier, then nearness; a name paired with an IP wins over the IP. */
+function pick(text: string, offset: number, at: number): Target | null {
+  for (const [kind, find] of TIERS) {
+    const c = nearest(find(text, offset), at);
+    if (!c) continue;
+    const named = kind === 'ip' ? c.aliases.find((a) => !isIp(a)) : undefined;
+    if (named) return { target: named, kind: 'host', aliases: uniqueAliases(named, [c.value, ...c.aliases]) };
+    return { target: c.value, kind, aliases: uniqueAliases(c.value, c.aliases) };
+  }
+  return null;
+}
+
 /**
- * The one target of a failure, or null when the text names none. With a detection, candidates within
- * NEAR_CHARS of it are preferred (kind priority first, then distance); only when that region names no
- * target is the whole scan window (the last MAX_SCAN_CHARS) used.
+ * The target named by one failing text, or null. With a detection, candidates within NEAR_CHARS of it are
+ * preferred; only when that region names no target is the whole scan window (the last MAX_SCAN_CHARS) used.
  */
 export function extractTarget(text: string, detection: Detection | null): Target | null {
   const offset = Math.max(0, text.length - MAX_SCAN_CHARS);
-  const window = text.slice(offset);
   const at = detection ? detection.index : text.length;
   if (detection) {
     const from = Math.max(offset, at - NEAR_CHARS);
@@ -58,25 +87,58 @@ export function extractTarget(text: string, detection: Detection | null): Target
     const near = pick(text.slice(from, to), from, at);
     if (near) return near;
   }
-  return pick(window, offset, at);
+  return pick(text.slice(offset), offset, at);
 }
 
-function pick(text: string, offset: number, at: number): Target | null {
-  const ips = findIps(text, offset);
-  const ip = nearest(ips, at);
-  if (ip) return { target: ip.value, kind: 'ip', aliases: uniqueAliases(ip.value, ip.aliases) };
-  const userHost = nearest(findUserHosts(text, offset), at);
-  if (userHost) return { target: userHost.value, kind: 'host', aliases: uniqueAliases(userHost.value, userHost.aliases) };
-  const urls = findUrlHosts(text, offset);
-  const url = nearest(urls.filter((c) => !c.weak), at);
-  if (url) return { target: url.value, kind: 'url', aliases: uniqueAliases(url.value, url.aliases) };
-  // A documentation link ranks below a named service: "Invalid API key for the OpenAI service. See
-  // https://platform.openai.com/..." is about openai, not about the docs site.
-  const service = nearest(findServices(text, offset), at);
-  if (service) return { target: service.value, kind: 'service', aliases: [] };
-  const docLink = nearest(urls, at);
-  if (docLink) return { target: docLink.value, kind: 'url', aliases: [] };
-  return null;
+/** Which client families can print a failure of each detection family. */
+const SERVES: Readonly<Record<string, readonly ClientFamily[]>> = {
+  ssh: ['ssh', 'git', 'ftp'],
+  database: ['database'],
+  http: ['http', 'registry', 'cloud', 'git'],
+  git: ['git', 'http'],
+  registry: ['registry', 'http'],
+  mail: ['mail', 'http'],
+  ftp: ['ftp', 'http'],
+  directory: ['directory'],
+  cloud: ['cloud', 'http'],
+  mqtt: ['mqtt'],
+  api: ['http', 'cloud', 'registry', 'other'],
+  oauth: ['http', 'cloud'],
+};
+
+/**
+ * The target of a failure given the commands that produced it: the host the agent addressed, with the
+ * names and addresses the output printed for it as aliases; null when the commands address no host.
+ */
+export function targetFromCommands(commands: readonly SimpleCommand[], output: string, detection: Detection): Target | null {
+  const hosts = commands.flatMap(addressedHosts);
+  // A proxy's refusal (407, or a proxy answering for itself) is about the proxy, not the site behind it.
+  if (/\b407\b|Proxy Auth/i.test(detection.match) || /Proxy-Authenticate|\b(?:tiny|squid|http-?)proxy\b|\bproxy (?:server|auth)/i.test(output)) {
+    const proxy = hosts.find((h) => h.proxy);
+    if (proxy) return hostTarget(proxy.host, output);
+  }
+  const direct = hosts.filter((h) => !h.proxy);
+  if (direct.length === 0) return null;
+  const printed = findServerNames(output, 0).map((c) => c.value);
+  const chosen = direct.find((h) => printed.includes(h.host))
+    ?? direct.find((h) => (SERVES[detection.family] ?? []).includes(h.family))
+    ?? direct.find((h) => clientFamily(h.program) !== 'other')
+    ?? (direct[direct.length - 1] as AddressedHost);
+  return hostTarget(chosen.host, output);
+}
+
+/** A host the agent addressed, with the addresses the output paired with it as aliases. */
+function hostTarget(host: string, output: string): Target {
+  const aliases: string[] = [];
+  for (const c of [...findServerNames(output, 0), ...findIps(output, 0)]) {
+    const names = [c.value, ...c.aliases];
+    if (names.includes(host)) aliases.push(...names);
+  }
+  if (isIp(host)) return { target: host, kind: 'ip', aliases: uniqueAliases(host, aliases) };
+  // A single resolved address the client printed while connecting ("Trying 10.0.0.5:443...") is the same server.
+  const trying = [...output.matchAll(/\bTrying \[?([0-9a-f.:]{3,45})\]?(?::\d+|\.\.\.)/gi)].map((m) => m[1] ?? '');
+  if (new Set(trying).size === 1) aliases.push(trying[0] as string);
+  return { target: host, kind: 'host', aliases: uniqueAliases(host, aliases) };
 }
 
 function uniqueAliases(target: string, aliases: readonly string[]): readonly string[] {

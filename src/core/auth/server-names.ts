@@ -1,0 +1,67 @@
+/**
+ * Hosts that clients print in known positions of their output, naming the server they talked to: the
+ * name the agent addressed, often with the address it resolved to. Each finder is one linear regex.
+ *
+ *   ssh    "Host key for db1 has changed", "The authenticity of host 'db1 (10.0.0.5)'", "ssh: connect to host db1 port 22"
+ *   psql   connection to server at "db.internal" (10.0.0.5), port 5432 failed
+ *   curl   "* Connected to api.example.com (93.184.216.34) port 443", "> Host: api.example.com"
+ *   wget   "Connecting to api.example.com (api.example.com)|93.184.216.34|:443..."
+ *   git    "fatal: Authentication failed for 'https://git.example.com/o/r.git/'", "Username for 'https://x':"
+ *   docker Get "https://registry.example.com/v2/": ..., "login attempt to https://r/v2/ failed", "[docker.io/acme/app]"
+ *   gh     "Logged in to github.com", "Failed to log in to github.com"
+ *   http   "401 Unauthorized - GET https://registry.npmjs.org/x", "for url: https://...", "request to https://x failed"
+ *   kube   "server: https://10.0.0.1:6443" (a kubeconfig shown in the turn)
+ *   redis  "Could not connect to Redis at cache1:6379"
+ */
+import { registryOfImage } from './client-hosts.js';
+import { hostOfUrl, isHostLike, normaliseHost, type Candidate } from './target-candidates.js';
+
+const HOST = String.raw`\[?[a-z0-9_][a-z0-9_.:-]{0,252}\]?`;
+const URL = String.raw`[a-z][a-z0-9+.-]{1,15}:\/\/[^\s'"<>()]{1,500}`;
+
+/** [regex, which groups hold a host/URL (first = the name), whether a group is an image reference]. */
+const FINDERS: ReadonlyArray<readonly [RegExp, 'host' | 'url' | 'image']> = [
+  [new RegExp(String.raw`Host key for '?(${HOST})'? has changed`, 'gi'), 'host'],
+  [new RegExp(String.raw`authenticity of host '(${HOST})(?: \((${HOST})\))?'`, 'gi'), 'host'],
+  [new RegExp(String.raw`ssh: connect to host (${HOST}) port`, 'gi'), 'host'],
+  [new RegExp(String.raw`connection to server at "(${HOST})"(?: \((${HOST})\))?`, 'gi'), 'host'],
+  [new RegExp(String.raw`(?:^|\n)\*?\s{0,4}Connected to (${HOST}) \((${HOST})\)`, 'gi'), 'host'],
+  [new RegExp(String.raw`(?:^|\n)Connected to (${HOST})\.?\s*(?:\n|$)`, 'gi'), 'host'],
+  [new RegExp(String.raw`(?:^|\n)>?\s{0,4}Host: (${HOST})`, 'gi'), 'host'],
+  [new RegExp(String.raw`Connecting to (${HOST}) \((?:${HOST})\)\|(${HOST})\|`, 'gi'), 'host'],
+  [new RegExp(String.raw`\blog(?:ged|ging)? ?in to (${HOST})`, 'gi'), 'host'],
+  [new RegExp(String.raw`Could not connect to \w{1,20} at (${HOST})`, 'gi'), 'host'],
+  [new RegExp(String.raw`(?:Authentication failed|Username|Password|unable to access|could not read \w{1,10}) for '(${URL})'`, 'gi'), 'url'],
+  [new RegExp(String.raw`\b(?:Get|Head|Post|Put) "(${URL})"`, 'g'), 'url'],
+  [new RegExp(String.raw`\b(?:login attempt to|request to|for url:?|error fetching|while fetching) (${URL})`, 'gi'), 'url'],
+  [new RegExp(String.raw`\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) (${URL})`, 'g'), 'url'],
+  [new RegExp(String.raw`(?:^|\n)\s{0,8}-?\s?server: ["']?(${URL})`, 'gi'), 'url'],
+  [new RegExp(String.raw`refers to repository \[([^\]\s]{1,300})\]`, 'gi'), 'image'],
+];
+
+/** Words that follow "log in to" / "connected to" in prose, never hosts. */
+const NOT_NAMES = new Set(['the', 'a', 'an', 'your', 'this', 'that', 'it', 'server', 'host', 'remote', 'registry', 'database', 'account', 'cluster']);
+
+function hostOf(value: string, kind: 'host' | 'url' | 'image'): string | null {
+  if (kind === 'url') return hostOfUrl(value);
+  if (kind === 'image') return registryOfImage(value);
+  const h = normaliseHost(value.replace(/^\[|\](?::\d+)?$/g, '').replace(/:\d{1,5}$/, ''));
+  return isHostLike(h) && !NOT_NAMES.has(h) ? h : null;
+}
+
+/**
+ * Server names in known positions of client output, with the resolved address as an alias when the
+ * client printed one. Positions are in the text (plus `offset`).
+ */
+export function findServerNames(text: string, offset: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const [re, kind] of FINDERS) {
+    for (const m of text.matchAll(re)) {
+      const host = hostOf(m[1] ?? '', kind);
+      if (!host) continue;
+      const second = m[2] !== undefined ? hostOf(m[2], 'host') : null;
+      out.push({ value: host, index: (m.index ?? 0) + offset, weak: false, aliases: second && second !== host ? [second] : [] });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+/**
+ * One agent turn read as a whole (issue 15): which text shows the newest authentication failure, and
+ * which host the agent addressed when it failed. A turn is a list of segments, oldest first: earlier
+ * messages, the tool calls (their arguments as text) and the tool results they produced, and the prompt.
+ *
+ * - Failures are looked for in prompts, user messages and tool results (never in the agent's own prose or
+ *   its tool calls), newest first.
+ * - The target comes from the command that produced the failing text (its tool call, or a `$ ` line in the
+ *   text), then from the failing text; when neither names a host, from the newest earlier segment that
+ *   does (a command in the prompt, an earlier failure), then from later ones.
+ * - Context decides a bare `Permission denied`: right after an ssh/scp/sftp/rsync command it is an SSH
+ *   authentication failure; after `cat` or `open()` it is a file error and nothing is detected.
+ */
+import { addressedHosts, clientFamily, isClientProgram } from './client-hosts.js';
+import { detect, type AuthPattern, type Detection } from './patterns.js';
+import { commandsInText, commandsOfScript, type SimpleCommand } from './shell-words.js';
+import { extractTarget, targetFromCommands, type Target } from './target.js';
+
+export const SEGMENT_ROLES = ['prompt', 'user', 'assistant', 'call', 'result', 'other'] as const;
+export type SegmentRole = (typeof SEGMENT_ROLES)[number];
+
+/** One piece of a turn. A tool result carries the text of the call that produced it in `call`. */
+export interface Segment {
+  readonly role: SegmentRole;
+  readonly text: string;
+  readonly call: string | null;
+}
+
+export interface TurnAnalysis {
+  readonly detection: Detection | null;
+  readonly target: Target | null;
+  /** Index of the failing segment, or -1. */
+  readonly segment: number;
+}
+
+const BARE_DENIED = /^(?:[^\s:/]{1,100}: ?)?Permission denied\.?[ \t]*$/m;
+
+/** True for the segments a failure can be printed in. */
+export function scanned(role: SegmentRole): boolean {
+  return role !== 'assistant' && role !== 'call';
+}
+
+/** The commands behind a segment: its tool call, else command lines written in it (before `end`). */
+function commandsOf(seg: Segment, end = seg.text.length): SimpleCommand[] {
+  const fromCall = seg.call ? commandsOfScript(seg.call) : [];
+  if (seg.role === 'call') return commandsOfScript(seg.text);
+  return [...fromCall, ...commandsInText(seg.text.slice(0, end), isClientProgram)];
+}
+
+/** The newest commands of the turn at or before segment i (its own, else the closest earlier ones). */
+function commandsBefore(segments: readonly Segment[], i: number): SimpleCommand[] {
+  for (let j = i; j >= 0; j--) {
+    const seg = segments[j] as Segment;
+    const cmds = commandsOf(seg).filter((c) => addressedHosts(c).length > 0);
+    if (cmds.length > 0) return cmds;
+  }
+  return [];
+}
+
+function bareSshDenied(segments: readonly Segment[], i: number): Detection | null {
+  const text = (segments[i] as Segment).text;
+  const m = BARE_DENIED.exec(text);
+  if (!m) return null;
+  const ssh = commandsBefore(segments, i).some((c) => clientFamily(c.program) === 'ssh');
+  return ssh ? { patternId: 'ssh-permission-denied-bare', family: 'ssh', match: m[0].trim(), index: m.index } : null;
+}
+
+function targetOf(seg: Segment, detection: Detection): Target | null {
+  return targetFromCommands(commandsOf(seg, detection.index), seg.text, detection) ?? extractTarget(seg.text, detection);
+}
+
+/** A host named by another segment: its commands first, then the names its text gives. */
+function targetElsewhere(seg: Segment, failing: Segment, detection: Detection): Target | null {
+  const fromCommands = targetFromCommands(commandsOf(seg), failing.text, detection);
+  if (fromCommands || seg.role === 'call') return fromCommands;
+  return extractTarget(seg.text, null);
+}
+
+/**
+ * The newest failure of a turn and its target. `builtin` says whether `patterns` is the built-in set
+ * (context rules such as the bare SSH `Permission denied` apply only to it).
+ */
+export function analyzeTurn(segments: readonly Segment[], patterns: readonly AuthPattern[], builtin: boolean): TurnAnalysis {
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const seg = segments[i] as Segment;
+    if (!scanned(seg.role)) continue;
+    const detection = detect(seg.text, patterns) ?? (builtin ? bareSshDenied(segments, i) : null);
+    if (!detection) continue;
+    const own = targetOf(seg, detection);
+    if (own) return { detection, target: own, segment: i };
+    const order = [...Array.from({ length: i }, (_, k) => i - 1 - k), ...Array.from({ length: segments.length - i - 1 }, (_, k) => i + 1 + k)];
+    for (const j of order) {
+      const t = targetElsewhere(segments[j] as Segment, seg, detection);
+      if (t) return { detection, target: t, segment: i };
+    }
+    return { detection, target: null, segment: i };
+  }
+  return { detection: null, target: null, segment: -1 };
+}
