@@ -1,7 +1,12 @@
-/** The vault: encryption at rest, key handling, pointer facts, scope, and never leaking a secret. */
+/**
+ * The vault: encryption at rest, key handling, pointer facts, scope, never leaking a secret, and entries
+ * an import named whose secret arrives later.
+ */
 import { readFileSync, statSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { run } from '../src/cli/main.js';
 import type { MemoryService } from '../src/memory/service.js';
 import { MemoryService as Service } from '../src/memory/service.js';
 import { openService, tempHome, type TestHome } from './helpers.js';
@@ -99,5 +104,79 @@ describe('vault', () => {
     expect(() => svc.credentialGet({ service: 'k' })).toThrow(expect.objectContaining({ code: 'MEM_ERR_VAULT_KEY' }));
     expect(() => svc.vaultPut({ service: 'k2', secret: 'x' })).toThrow(expect.objectContaining({ code: 'MEM_ERR_VAULT_KEY' }));
     expect(svc.vaultList()).toHaveLength(1);
+  });
+});
+
+describe('vault entries named by an import', () => {
+  const POINTER = 'Push token of the CI account for registry.corp.example, kept in the vault as registry';
+  const exported = (vault: unknown[]) => ({
+    format: 'hybrid-mem-export',
+    version: 1,
+    facts: [{ text: POINTER, category: 'technical', entity: 'registry.corp.example', tags: ['credential', 'registry'], vaultService: 'registry' }],
+    links: [],
+    vault,
+  });
+  const REGISTRY = { service: 'registry', type: 'token', note: 'CI push' };
+  const pointers = (service: string) => svc.listFacts().filter((f) => f.vaultService === service);
+
+  it('vault put keeps the imported entry\'s type and note, and the imported pointer fact\'s text and entity', async () => {
+    expect(svc.importData(exported([REGISTRY])).vaultMissing).toEqual([expect.objectContaining({ service: 'registry', type: 'token' })]);
+    const imported = pointers('registry');
+    expect(imported).toHaveLength(1);
+    const { entry, replaced } = svc.vaultPut({ service: 'registry', secret: CANARY });
+    expect(replaced).toBe(false);
+    expect(entry).toMatchObject({ service: 'registry', type: 'token', note: 'CI push' });
+    expect(svc.credentialGet({ service: 'registry' })).toEqual({ service: 'registry', type: 'token', secret: CANARY });
+    // The same fact, untouched: it still names the host, so a search for the host finds the credential.
+    expect(pointers('registry')).toEqual([expect.objectContaining({ id: imported[0]?.id, text: POINTER, entity: 'registry.corp.example', version: 1 })]);
+    const found = await svc.memoryRecall({ query: 'registry.corp.example' });
+    expect(found.results[0]?.fact.id).toBe(imported[0]?.id);
+    // Settled: the same file names nothing missing any more.
+    expect(svc.importData(exported([REGISTRY])).vaultMissing).toEqual([]);
+  });
+
+  it('an explicit type wins; a put without one keeps the stored entry\'s; our own pointer line follows the type', () => {
+    svc.vaultPut({ service: 'github', type: 'token', secret: 'one', note: 'CI' });
+    expect(svc.vaultPut({ service: 'github', secret: 'two' }).entry).toMatchObject({ type: 'token', note: 'CI' });
+    expect(svc.vaultPut({ service: 'github', type: 'api_key', secret: 'three', note: '' }).entry).toMatchObject({ type: 'api_key', note: null });
+    expect(pointers('github').map((f) => f.text)).toEqual(['Credential for github (api_key), stored in secure vault, use credential_get(service=github) to retrieve.']);
+    // Another scope is another entry: nothing to keep there.
+    expect(svc.vaultPut({ service: 'github', secret: 'four', scope: 'agent', scopeAgentId: 'ops' }).entry).toMatchObject({ type: 'password', note: null });
+    // An import's pending entry in one scope says nothing about another scope.
+    svc.importData(exported([REGISTRY]));
+    expect(svc.vaultPut({ service: 'registry', secret: 'x', scope: 'agent', scopeAgentId: 'ops' }).entry.type).toBe('password');
+  });
+
+  it('an export still names a pending entry with its type, so a second hop keeps it too', () => {
+    expect(svc.importData(exported([REGISTRY]), { dryRun: true }).vaultMissing).toHaveLength(1);
+    expect(svc.exportData().vault).toEqual([]);
+    svc.importData(exported([REGISTRY]));
+    const again = svc.exportData();
+    expect(again.vault).toEqual([{ ...REGISTRY, scope: { kind: 'global', agentId: null, sessionId: null } }]);
+    const other = tempHome();
+    const next = openService(other).svc;
+    try {
+      expect(next.importData(again).vaultMissing).toEqual([expect.objectContaining({ service: 'registry', type: 'token', note: 'CI push' })]);
+      expect(next.vaultPut({ service: 'registry', secret: CANARY }).entry.type).toBe('token');
+    } finally {
+      next.close();
+      other.cleanup();
+    }
+  });
+
+  it('through the CLI: import, then `vault put` without --type stores the imported type and keeps the pointer', async () => {
+    svc.close();
+    const cli = async (argv: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> => {
+      const out = { stdout: '', stderr: '' };
+      const sink = (k: 'stdout' | 'stderr') => ({ isTTY: false, write: (chunk: string) => ((out[k] += chunk), true) });
+      const code = await run(argv, { stdout: sink('stdout'), stderr: sink('stderr'), env: home.env, cwd: home.dir, stdin: Readable.from([Buffer.from(stdin)]) });
+      return { code, ...out };
+    };
+    writeFileSync(join(home.dir, 'export.json'), JSON.stringify(exported([REGISTRY])));
+    expect((await cli(['import', 'export.json'])).stdout).toContain('hybrid-mem vault put registry --type token < secret-file');
+    expect(await cli(['vault', 'put', 'registry'], `${CANARY}\n`)).toEqual({ code: 0, stdout: 'stored registry (token, global)\n', stderr: '' });
+    expect((await cli(['vault', 'list'])).stdout).toBe('registry  token  global  CI push\n');
+    ({ svc } = openService(home));
+    expect(pointers('registry').map((f) => [f.text, f.entity])).toEqual([[POINTER, 'registry.corp.example']]);
   });
 });

@@ -82,9 +82,11 @@ export const credentialGetSchema = z.strictObject({ service: name(LIMITS.entityM
 
 export const vaultPutSchema = z.strictObject({
   service: name(LIMITS.entityMax),
-  type: z.enum(VAULT_TYPES).default('password'),
+  /** Absent: the type the entry already has in that scope (stored, or named by an import), else password. */
+  type: z.enum(VAULT_TYPES).optional(),
   secret: z.string().min(1).max(LIMITS.secretMax),
-  note: z.string().trim().max(500).nullable().default(null),
+  /** Absent: the note the entry already has in that scope; null or empty clears it. */
+  note: z.string().trim().max(500).nullable().optional(),
   scope: z.enum(SCOPE_KINDS).default('global'),
   scopeAgentId: name(LIMITS.idMax).optional(),
   scopeSessionId: name(LIMITS.idMax).optional(),

@@ -22,7 +22,8 @@ export function exportData(ctx: Ctx, options: ExportOptions, caller: Caller): Ex
       .map(toLink)
       .filter((l) => ids.has(l.sourceId) && ids.has(l.targetId))
       .map((l) => ({ id: l.id, sourceId: l.sourceId, targetId: l.targetId, linkType: l.linkType, strength: l.strength, createdAt: iso(l.createdAt) }));
-    const vault = ctx.vault.list(v).map((e) => ({ service: e.service, type: e.type, scope: e.scope, note: e.note }));
+    // Entries an import named whose secret never arrived travel on too, so a second hop keeps their type.
+    const vault = [...ctx.vault.list(v), ...ctx.vault.pending(v)].map((e) => ({ service: e.service, type: e.type, scope: e.scope, note: e.note }));
     return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: iso(ctx.now()), facts: facts.map(exportFact), links, vault } as const;
   })();
 }

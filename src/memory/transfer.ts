@@ -180,11 +180,17 @@ function endpoint(st: State, fileId: FactId): Fact | null {
   return f && f.deletedAt === null ? f : null;
 }
 
+/**
+ * Vault records name entries, never secrets. One whose secret this vault lacks is reported, and kept as a
+ * pending entry (type, note), so the `vault put` that brings the secret keeps the entry's type.
+ */
 function checkVault(st: State, records: readonly unknown[]): void {
   const present = new Set(st.ctx.vault.list({ all: true, agentIds: 'any', sessionIds: 'any' }).map((e) => `${e.service}\0${scopeKey(e.scope)}`));
   records.forEach((raw, index) => {
     const r = validate(st, vaultRecord, raw, 'vault', index);
-    if (r && !present.has(`${r.service}\0${scopeKey(r.scope)}`)) st.vaultMissing.push(r);
+    if (!r || present.has(`${r.service}\0${scopeKey(r.scope)}`)) return;
+    st.vaultMissing.push(r);
+    st.ctx.vault.expect(r, st.now);
   });
 }
 

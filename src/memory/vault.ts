@@ -2,9 +2,13 @@
  * Vault operations. Storing a secret also keeps a pointer fact (entity Credentials, tag credential,
  * category technical) in the same scope, so recall can say "there is a credential for X in the vault"
  * without ever decrypting it. Only credential_get decrypts.
+ *
+ * A put keeps what the entry already is: without a type or note it takes those of the entry in that scope
+ * (a stored one, or the one an import named while the secret was missing), and a pointer fact someone
+ * wrote (imported, or edited) keeps its text and entity, which name the host the credential is for.
  */
 import { visibility } from '../core/scope.js';
-import type { Caller, Scope, VaultEntry, VaultType } from '../core/types.js';
+import { VAULT_TYPES, type Caller, type Scope, type VaultEntry, type VaultType } from '../core/types.js';
 import type { Ctx } from './context.js';
 import { credentialGetSchema, parse, vaultPutSchema, type VaultPutInput } from './inputs.js';
 import { endFact, writeVersion } from './versions.js';
@@ -19,17 +23,26 @@ export function vaultPut(ctx: Ctx, input: VaultPutInput, caller: Caller): { entr
   const scope = resolveScope(i.scope, caller, { agentId: i.scopeAgentId, sessionId: i.scopeSessionId }, 'vault.put.scope');
   return ctx.tx('vault.put', () => {
     const now = ctx.now();
-    const replaced = ctx.vault.put(i.service, i.type, i.secret, scope, i.note, now);
-    upsertPointer(ctx, i.service, i.type, scope, now);
-    const entry = ctx.vault.entry(i.service, { all: false, agentIds: scope.agentId ? [scope.agentId] : [], sessionIds: scope.sessionId ? [scope.sessionId] : [] });
-    return { entry: entry as VaultEntry, replaced };
+    const known = ctx.vault.at(i.service, scope) ?? ctx.vault.pendingAt(i.service, scope);
+    const type = i.type ?? known?.type ?? 'password';
+    const note = i.note === undefined ? (known?.note ?? null) : i.note || null;
+    const replaced = ctx.vault.put(i.service, type, i.secret, scope, note, now);
+    upsertPointer(ctx, i.service, type, scope, now);
+    return { entry: ctx.vault.at(i.service, scope) as VaultEntry, replaced };
   });
+}
+
+/** Whether a pointer's text is one this module writes (for any type), rather than someone's own words. */
+function isGenericPointer(text: string, service: string): boolean {
+  return VAULT_TYPES.some((t) => vaultPointerText(service, t) === text);
 }
 
 function upsertPointer(ctx: Ctx, service: string, type: VaultType, scope: Scope, now: number): void {
   const text = vaultPointerText(service, type);
   const old = ctx.facts.vaultPointer(service, scope);
-  if (old && old.text === text) return;
+  // Only our own line follows the type; a written one (an import's, an edit's) may name the host and the
+  // account, which the generic line does not, and recall finds the credential by them.
+  if (old && (old.text === text || !isGenericPointer(old.text, service))) return;
   writeVersion(
     ctx,
     {

@@ -1,7 +1,8 @@
 /**
  * The encrypted vault: AES-256-GCM with a fresh 96-bit IV per write; the service, scope and type are bound
  * as additional authenticated data, so a row copied to another service or scope fails to decrypt.
- * Listing never touches a secret.
+ * Listing never touches a secret. An entry an import named without its secret waits in vault_pending
+ * (type and note only) until a put settles it.
  */
 import { prep } from './prepared.js';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
@@ -37,9 +38,19 @@ function aad(service: string, key: string, type: string): Buffer {
   return Buffer.from(`hybrid-mem vault\0${service}\0${key}\0${type}`, 'utf8');
 }
 
+/** A vault entry without its secret: what an import names, and what stays of it until `vault put`. */
+export type PendingEntry = Pick<VaultEntry, 'service' | 'type' | 'scope' | 'note'>;
+
+type PendingRow = Pick<VaultRow, 'service' | 'scope_key' | 'scope_kind' | 'scope_agent' | 'scope_session' | 'type' | 'note' | 'created_at' | 'updated_at'>;
+
+const vaultType = (t: string): VaultType => ((VAULT_TYPES as readonly string[]).includes(t) ? (t as VaultType) : 'other');
+
 function toEntry(r: VaultRow): VaultEntry {
-  const type = (VAULT_TYPES as readonly string[]).includes(r.type) ? (r.type as VaultType) : 'other';
-  return { service: r.service, type, scope: scopeOf(r.scope_kind, r.scope_agent, r.scope_session), note: r.note, createdAt: r.created_at, updatedAt: r.updated_at };
+  return { service: r.service, type: vaultType(r.type), scope: scopeOf(r.scope_kind, r.scope_agent, r.scope_session), note: r.note, createdAt: r.created_at, updatedAt: r.updated_at };
+}
+
+function toPending(r: PendingRow): PendingEntry {
+  return { service: r.service, type: vaultType(r.type), scope: scopeOf(r.scope_kind, r.scope_agent, r.scope_session), note: r.note };
 }
 
 export class VaultRepo {
@@ -48,7 +59,7 @@ export class VaultRepo {
     private readonly key: () => VaultKey,
   ) {}
 
-  /** Insert or replace the secret for (service, scope). Returns whether it replaced one. */
+  /** Insert or replace the secret for (service, scope); an import's pending entry there is settled. Returns whether it replaced one. */
   put(service: string, type: VaultType, secret: string, scope: Scope, note: string | null, at: number): boolean {
     const k = this.key();
     const sk = scopeKey(scope);
@@ -61,7 +72,38 @@ export class VaultRepo {
     prep(this.db, `INSERT OR REPLACE INTO vault (service, scope_key, scope_kind, scope_agent, scope_session, type, note, iv, tag, ciphertext, key_id, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(service, sk, scope.kind, scope.agentId, scope.sessionId, type, note, iv, tag, ciphertext, k.id, existed?.created_at ?? at, at);
+    prep(this.db, 'DELETE FROM vault_pending WHERE service = ? AND scope_key = ?').run(service, sk);
     return existed !== undefined;
+  }
+
+  /** The entry for (service) in exactly this scope, or null. */
+  at(service: string, scope: Scope): VaultEntry | null {
+    const row = prep(this.db, 'SELECT * FROM vault WHERE service = ? AND scope_key = ?').get(service, scopeKey(scope)) as VaultRow | undefined;
+    return row ? toEntry(row) : null;
+  }
+
+  /**
+   * Remember an entry an import named whose secret this vault lacks (schema v4), so `vault put` keeps its
+   * type and note. A later import naming it again updates it.
+   */
+  expect(e: PendingEntry, at: number): void {
+    prep(this.db, `INSERT INTO vault_pending (service, scope_key, scope_kind, scope_agent, scope_session, type, note, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (service, scope_key) DO UPDATE SET type = excluded.type, note = excluded.note, updated_at = excluded.updated_at
+        WHERE type IS NOT excluded.type OR note IS NOT excluded.note`)
+      .run(e.service, scopeKey(e.scope), e.scope.kind, e.scope.agentId, e.scope.sessionId, e.type, e.note, at, at);
+  }
+
+  /** The pending entry for (service) in exactly this scope, or null. */
+  pendingAt(service: string, scope: Scope): PendingEntry | null {
+    const row = prep(this.db, 'SELECT * FROM vault_pending WHERE service = ? AND scope_key = ?').get(service, scopeKey(scope)) as PendingRow | undefined;
+    return row ? toPending(row) : null;
+  }
+
+  /** Pending entries the caller may see (never a secret: they have none). */
+  pending(v: Visibility): PendingEntry[] {
+    const s = scopeSql(v, 'vault_pending');
+    return (prep(this.db, `SELECT * FROM vault_pending WHERE ${s.sql} ORDER BY service, scope_key`).all(...s.params) as PendingRow[]).map(toPending);
   }
 
   /** The entries the caller may see for a service, most specific scope first (session, agent, global). */
@@ -101,7 +143,9 @@ export class VaultRepo {
     return (prep(this.db, `SELECT * FROM vault WHERE ${s.sql} ORDER BY service, scope_key`).all(...s.params) as VaultRow[]).map(toEntry);
   }
 
+  /** Remove the secret (and any pending entry) for (service, scope). Returns whether a secret was removed. */
   remove(service: string, scope: Scope): boolean {
+    prep(this.db, 'DELETE FROM vault_pending WHERE service = ? AND scope_key = ?').run(service, scopeKey(scope));
     return prep(this.db, 'DELETE FROM vault WHERE service = ? AND scope_key = ?').run(service, scopeKey(scope)).changes > 0;
   }
 }

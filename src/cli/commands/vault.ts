@@ -18,11 +18,12 @@ export const vaultPutCommand: CommandSpec = {
   refuseExtra: `vault put reads the secret from stdin, never from arguments: ${ARGV_LEAKS}; if you typed one, it may now be in your shell history`,
   details: [
     'The secret is read from stdin (one trailing newline is dropped), e.g.:  printf %s "$TOKEN" | hybrid-mem vault put github --type token',
-    'On a terminal it is prompted for with echo off. A pointer fact ("Credential for <service> ... stored in secure vault") is kept in memory.',
+    'On a terminal it is prompted for with echo off. A pointer fact ("Credential for <service> ... stored in secure vault") is kept in memory;',
+    'one with other text (imported or edited: it may name the host) is kept as it is.',
   ],
   options: {
-    type: { type: 'string', value: 'T', help: `${VAULT_TYPES.join(' | ')} (default: password)` },
-    note: { type: 'string', value: 'N', help: 'a note shown by vault list (never put the secret here)' },
+    type: { type: 'string', value: 'T', help: `${VAULT_TYPES.join(' | ')} (default: the entry's type in that scope, also one an import named; else password)` },
+    note: { type: 'string', value: 'N', help: 'a note shown by vault list (never put the secret here; default: the entry\'s note; "" clears it)' },
     ...SCOPE_OPTIONS,
     secret: { type: 'string', value: 'S', help: `refused: ${ARGV_LEAKS}; pipe it on stdin` },
   },
