@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryError } from '../src/core/errors.js';
 import { BUILTIN_PATTERNS, compileCustomPatterns, detect, MAX_SCAN_CHARS, prefilter } from '../src/core/auth/patterns.js';
-import { extractTarget } from '../src/core/auth/target.js';
+import { analyzeTurn } from '../src/core/auth/turn-analysis.js';
 import { formatHint, redactSecrets, searchQuery } from '../src/core/auth/hint.js';
 
 /** [family, tool output] — realistic multi-line output of real clients. */
@@ -73,6 +73,15 @@ const NEGATIVES: readonly string[] = [
   'processed 401 records in 403 batches',
   'const forbidden = new Set(); // keys that are forbidden: see docs',
   'http 403 ms p99',
+  // Status codes in source code, grep output, test listings and docs tables; rate limits served as 403.
+  "src/routes/auth.ts:42:    return res.status(401).json({ error: 'Unauthorized' });",
+  "  it('returns 401 Unauthorized without a token', async () => {",
+  ' ✓ test/api.test.ts > rejects a viewer with 403 Forbidden (4 ms)',
+  '| 401 | invalid token | the bearer token did not verify |',
+  'expect(res.status).toBe(403);',
+  'HTTP/2 403 \nx-ratelimit-remaining: 0\n{"message":"API rate limit exceeded for 203.0.113.9."}',
+  '{"message":"You have exceeded a secondary rate limit. Please wait a few minutes before you try again.","status":"403"}',
+  "$ mosquitto_pub -h broker -t status -m 'HTTP 401 from sensor gateway, retrying'",
   'We discussed authentication and tokens at the meeting; the API is stable.',
 ];
 
@@ -116,6 +125,20 @@ describe('built-in detection', () => {
     'ldap-invalid-credentials': 'ldap_bind: Invalid credentials (49)',
     'oauth-error': '{"error":"unauthorized_client","error_description":"Client not allowed"}',
     'api-bad-credentials': '{"message": "Bad credentials"}',
+    'postgres-no-password': 'psql: error: connection to server on socket "/var/run/postgresql/.s.PGSQL.5432" failed: fe_sendauth: no password supplied',
+    'database-permission-denied': 'ERROR:  permission denied for table invoices',
+    'redis-noperm': "(error) NOPERM User reporter has no permissions to run the 'set' command",
+    'mqtt-not-authorised': 'Connection error: Connection Refused: not authorised.',
+    'rsync-auth-failed': '@ERROR: auth failed on module backups',
+    'git-http-basic-denied': 'remote: HTTP Basic: Access denied',
+    'http-requires-auth': 'Error refreshing state: HTTP remote state endpoint requires auth',
+    'api-missing-key': "You didn't provide an API key. You need to provide your API key in an Authorization header.",
+    'api-authentication-error': '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
+    'aws-access-denied': 'An error occurred (AccessDenied) when calling the ListBuckets operation: Access Denied',
+    'gcp-denied': 'ERROR: (gcloud.storage.ls) PERMISSION_DENIED: The caller does not have permission',
+    'azure-auth-failed': "(AuthorizationFailed) The client 'ci' with object id '1' does not have authorization to perform action 'Microsoft.Resources/subscriptions/read'",
+    'vault-denied': 'Error making API request.\n\nURL: GET https://vault.corp.example:8200/v1/secret/data/app\nCode: 403. Errors:\n\n* permission denied',
+    'smtp-login-denied': 'curl: (67) Login denied',
   };
 
   it('every built-in pattern has an example it names, and the prefilter passes it', () => {
@@ -188,8 +211,9 @@ describe('hostile input', () => {
     '401 '.repeat(N / 4), 'x.'.repeat(N / 2), 'a@'.repeat(N / 2), '1.2.3.'.repeat(N / 6), 'ab:'.repeat(N / 3), 'http://'.repeat(N / 7),
     'for a '.repeat(N / 6), ':'.repeat(N), `eyJ${'a'.repeat(N)}`, 'password: '.repeat(N / 10), 'aB1+'.repeat(N / 4), `-----BEGIN RSA PRIVATE KEY-----${'A'.repeat(N)}`];
   it.each(HOSTILE.map((h) => [JSON.stringify(h.slice(0, 16)), h] as const))('handles %s', (_name, text) => {
-    const d = detect(text, BUILTIN_PATTERNS);
-    expect(() => extractTarget(text, d)).not.toThrow();
+    // As a tool result, as the tool call that produced it, and as a prompt: every reader of the turn.
+    const segments = [{ role: 'call', text, call: null }, { role: 'result', text, call: text }, { role: 'prompt', text, call: null }] as const;
+    expect(() => analyzeTurn(segments, BUILTIN_PATTERNS, true)).not.toThrow();
     expect(typeof redactSecrets(text)).toBe('string');
   });
 });
@@ -233,7 +257,7 @@ describe('custom patterns', () => {
 });
 
 describe('target extraction', () => {
-  const target = (text: string) => extractTarget(text, detect(text, BUILTIN_PATTERNS));
+  const target = (text: string) => analyzeTurn([{ role: 'result', text, call: null }], BUILTIN_PATTERNS, true).target;
 
   it('prefers an IP address', () => {
     expect(target(POSITIVES[0]![1])).toEqual({ target: '10.0.0.5', kind: 'ip', aliases: [] });
@@ -249,21 +273,21 @@ describe('target extraction', () => {
   });
   it('does not take a package@version as user@host', () => {
     const t = target('added lodash@4.17.21 and @scope/pkg@1.2.3\nnpm error code E401\nnpm error 401 Unauthorized - GET https://npm.acme.dev/@scope%2fpkg');
-    expect(t).toEqual({ target: 'npm.acme.dev', kind: 'url', aliases: [] });
+    expect(t).toMatchObject({ target: 'npm.acme.dev', aliases: [] });
   });
   it('takes the URL host, not a documentation link', () => {
     const out = "Cloning into 'repo'...\nremote: Support for password authentication was removed. see https://docs.github.com/en/get-started for more.\nfatal: Authentication failed for 'https://git.acme.io:8443/team/repo.git/'";
-    expect(target(out)).toEqual({ target: 'git.acme.io', kind: 'url', aliases: [] });
+    expect(target(out)).toMatchObject({ target: 'git.acme.io', aliases: [] });
     const npm = 'npm error code E401\nnpm error Incorrect or missing password.\nnpm error If you were trying to login, see https://docs.npmjs.com/cli/login\nnpm error GET https://registry.acme.dev/left-pad';
     expect(target(npm)?.target).toBe('registry.acme.dev');
   });
   it('falls back to a service phrase, lower-cased', () => {
     expect(target('Error: token expired for GitHub service')).toEqual({ target: 'github', kind: 'service', aliases: [] });
   });
-  it('keeps the hostname as an alias when it resolved to the IP', () => {
-    expect(target('ssh: connect to host db.prod (10.0.0.5)\nroot@db.prod: Permission denied (publickey).')).toEqual({ target: '10.0.0.5', kind: 'ip', aliases: ['db.prod'] });
-    expect(target(POSITIVES[14]![1])).toEqual({ target: '93.184.216.34', kind: 'ip', aliases: ['api.example.com'] });
-    expect(target(POSITIVES[6]![1])).toEqual({ target: '10.0.0.5', kind: 'ip', aliases: ['db.prod'] });
+  it('takes the name the agent addressed, keeping the address it resolved to as an alias', () => {
+    expect(target('ssh: connect to host db.prod (10.0.0.5)\nroot@db.prod: Permission denied (publickey).')).toEqual({ target: 'db.prod', kind: 'host', aliases: ['10.0.0.5'] });
+    expect(target(POSITIVES[14]![1])).toEqual({ target: 'api.example.com', kind: 'host', aliases: ['93.184.216.34'] });
+    expect(target(POSITIVES[6]![1])).toEqual({ target: 'db.prod', kind: 'host', aliases: ['10.0.0.5'] });
   });
   it('finds IPv6 addresses and ignores versions and times', () => {
     expect(target('ssh admin@[2001:db8::7]\nadmin@2001:db8::7: Permission denied (publickey).')?.target).toBe('2001:db8::7');
@@ -278,8 +302,8 @@ describe('target extraction', () => {
     expect(target("ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)")).toBeNull();
   });
   it('pairs hostnames with IPs in ssh known-hosts and wget forms', () => {
-    expect(target("Warning: Permanently added 'db.prod,10.0.0.5' (ED25519) to the list of known hosts.\nroot@db.prod: Permission denied (publickey).")).toEqual({ target: '10.0.0.5', kind: 'ip', aliases: ['db.prod'] });
-    expect(target('Connecting to example.com (example.com)|93.184.216.34|:443... connected.\nHTTP request sent, awaiting response... 401 Unauthorized')).toEqual({ target: '93.184.216.34', kind: 'ip', aliases: ['example.com'] });
+    expect(target("Warning: Permanently added 'db.prod,10.0.0.5' (ED25519) to the list of known hosts.\nroot@db.prod: Permission denied (publickey).")).toEqual({ target: 'db.prod', kind: 'host', aliases: ['10.0.0.5'] });
+    expect(target('Connecting to example.com (example.com)|93.184.216.34|:443... connected.\nHTTP request sent, awaiting response... 401 Unauthorized')).toEqual({ target: 'example.com', kind: 'host', aliases: ['93.184.216.34'] });
   });
   it('prefers the user@host nearest the failure over an earlier email address', () => {
     expect(target('Please email admin@acme.com.\n$ ssh deploy@web1.acme.net\ndeploy@web1.acme.net: Permission denied (publickey).')?.target).toBe('web1.acme.net');

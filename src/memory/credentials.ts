@@ -3,7 +3,10 @@
  * technical, entity Credentials, or a credential tag) about a target, inside the queries, never by ranking
  * the whole store first. Scope is the hint scope: session-scoped facts are never injected.
  *
- * - Full-text leg: the target and its aliases as phrases, credential facts only.
+ * - Full-text leg: the target, its aliases, the names memory pairs with it, and its short names, as
+ *   phrases, credential facts only.
+ * - Facts are kept and ordered by how they help log in (hintOrder); a fact with no credential signal
+ *   (it only shares the host name) is left out.
  * - Vector leg: the spec's query (target + credential password token key auth), credential facts only,
  *   only when the query's embedding is cached (precomputed for hosts named in credential facts; an
  *   uncached one is computed in the background for next time), under a deadline; kept only when clearly similar (see MIN_SIMILARITY), since a host or an IP carries
@@ -12,9 +15,12 @@
  *
  * The recall is stored in recall_events (kind auth_failure, with the target) and emitted as a recall event.
  */
+import { credentialSignal, hostVariants, mentionsHost, type HostVariants } from '../core/auth/credential-signal.js';
+import { searchQuery } from '../core/auth/hint.js';
+import { namedHosts } from '../core/auth/named-hosts.js';
 import { RRF_K, rrf } from '../core/fusion.js';
 import type { RecallEventId } from '../core/ids.js';
-import { visibility } from '../core/scope.js';
+import { visibility, type Visibility } from '../core/scope.js';
 import { parseQuery, type QueryPart } from '../core/text.js';
 import type { Caller, Fact, RecallWhy, VaultType } from '../core/types.js';
 import type { Ctx } from './context.js';
@@ -54,11 +60,14 @@ export interface CredentialOptions {
 
 export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Caller, options: CredentialOptions): Promise<CredentialRecall> {
   const vis = visibility(caller, { forHint: true });
-  const depth = options.limit * 3;
+  const depth = Math.max(options.limit * 4, 20);
+  const variants = withMemoryPairs(ctx, vis, hostVariants(q.target, q.aliases));
   // A turn never waits on the embedding model: an uncached query is embedded in the background for the
-  // next failing turn, and this one answers from full text.
-  const vectorLeg = options.semantic?.searchIfCached(q.query, depth, { visibility: vis, includeSuperseded: false, credentialsOnly: true }, options.vectorDeadlineMs) ?? null;
-  const parts = targetParts([q.target, ...q.aliases]);
+  // next failing turn, and this one answers from full text. The vector query is the spec's (target and
+  // the credential terms, no aliases), the one precomputed for every host a credential fact names.
+  const vectorQuery = searchQuery({ target: q.target, kind: 'host', aliases: [] });
+  const vectorLeg = options.semantic?.searchIfCached(vectorQuery, depth, { visibility: vis, includeSuperseded: false, credentialsOnly: true }, options.vectorDeadlineMs) ?? null;
+  const parts = targetParts([...variants.exact, ...variants.short]);
   const fts = parts.length > 0 ? ctx.fts.search(parts, vis, { limit: depth, credentialsOnly: true }) : [];
   const vec = vectorLeg ? await vectorLeg : null;
   const near = vec?.hits?.filter((h) => h.similarity >= MIN_SIMILARITY) ?? [];
@@ -72,8 +81,11 @@ export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Cal
   const vaultTypes = new Map(ctx.vault.list(vis).map((e) => [e.service, e.type]));
   const hits = rrf<Fact>([fts.map((h) => h.fact), vecFacts], (f) => f.id)
     .filter((f) => options.includeVault || f.item.vaultService === null)
+    .map((f) => ({ f, order: hintOrder(f.item, variants) }))
+    .filter(({ order }) => order !== null)
+    .sort((a, b) => (a.order as number) - (b.order as number) || b.f.fused - a.f.fused)
     .slice(0, options.limit)
-    .map((f): CredentialHit => {
+    .map(({ f }): CredentialHit => {
       const service = f.item.vaultService;
       return {
         fact: f.item,
@@ -86,6 +98,41 @@ export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Cal
   return { hits, recallId, degraded: vec !== null && vec.hits === null };
 }
 
+/**
+ * Where a candidate goes in the hint, lower first, or null when it is left out: facts naming the target
+ * (or an alias) exactly, then those naming only its short name, then those found by meaning alone; within
+ * each, facts that clearly speak of logging in (signal >= 2) before weaker ones. A fact with no credential
+ * signal at all is left out (src/core/auth/credential-signal.ts).
+ */
+function hintOrder(f: Fact, variants: HostVariants): number | null {
+  const signal = credentialSignal(f);
+  if (signal === 0) return null;
+  const tier = variants.exact.some((h) => mentionsHost(f, h)) ? 0 : variants.short.some((h) => mentionsHost(f, h)) ? 2 : 4;
+  return tier + (signal >= 2 ? 0 : 1);
+}
+
+/**
+ * Names memory pairs with the target: a fact that names the target and exactly one address (or, for an
+ * IP target, exactly one host name) says they are the same machine ("db-prod.internal is 10.20.0.5"), so
+ * a credential filed under the other name is found too.
+ */
+function withMemoryPairs(ctx: Ctx, vis: Visibility, v: HostVariants): HostVariants {
+  const parts = targetParts(v.exact);
+  if (parts.length === 0) return v;
+  const exact = [...v.exact];
+  for (const { fact } of ctx.fts.search(parts, vis, { limit: 20 })) {
+    if (!v.exact.some((h) => mentionsHost(fact, h))) continue;
+    const named = namedHosts(`${fact.entity ?? ''} ${fact.text}`, 8).filter((h) => !exact.includes(h));
+    const ips = named.filter(isIpAddress);
+    const names = named.filter((h) => !isIpAddress(h));
+    const other = v.exact.some(isIpAddress) && !v.exact.some((h) => !isIpAddress(h)) ? names : ips;
+    if (other.length === 1) exact.push(other[0] as string);
+    if (exact.length >= 6) break;
+  }
+  return exact.length === v.exact.length ? v : { exact, short: v.short };
+}
+
+const isIpAddress = (h: string): boolean => /^\d{1,3}(?:\.\d{1,3}){3}$/.test(h) || /^[0-9a-f:]+$/i.test(h) && h.includes(':');
 /** Each target or alias as a quoted phrase (hosts and IPs tokenize into several words). */
 function targetParts(terms: readonly string[]): QueryPart[] {
   const parts: QueryPart[] = [];

@@ -6,6 +6,8 @@
 import { findIps, normaliseHost } from './target-candidates.js';
 
 const HOSTNAME = /\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}[a-z]{2,24}\b/gi;
+/** Undotted host names are only taken when hyphenated with a digit or a second word: db-prod, redis-cache-01. */
+const SHORT_HOST = /(?<![\w.-])[a-z][a-z0-9]{1,30}(?:-[a-z0-9]{1,30}){1,4}(?![\w.-])/gi;
 const CREDENTIAL_TAGS = new Set(['credential', 'ssh', 'token', 'api', 'auth', 'password']);
 /** Dotted words that are not hosts (file names and versions look alike). */
 const NOT_HOST = /\.(?:txt|md|json|ya?ml|ts|js|py|sh|pem|key|pub|log|conf|cfg|ini|env|toml|lock)$/i;
@@ -17,6 +19,7 @@ export function namedHosts(text: string, max = 8): string[] {
     const h = normaliseHost(m[0]);
     if (!NOT_HOST.test(h) && /[a-z]/.test(h)) hosts.add(h);
   }
+  for (const m of text.matchAll(SHORT_HOST)) hosts.add(m[0].toLowerCase());
   return [...hosts].slice(0, max);
 }
 

@@ -11,7 +11,7 @@ const CODE = new RegExp([
   String.raw`\bdef test_\w`,
   String.raw`\b(?:expect|assert\w*|assertEquals|should\.equal)\s?\(`,
   String.raw`\.(?:toBe|toEqual|toHaveStatus|toHaveBeenCalledWith|to\.equal)\s?\(`,
-  String.raw`(?:===?|!==?|<=?|>=?)\s?40[137]\b|\b40[137]\s?(?:===?|!==?)`,
+  String.raw`(?:===?|!==?|<=|>=|\w\s?[<>])\s?40[137]\b|\b40[137]\s?(?:===?|!==?)`,
   String.raw`\bcase\s+(?:40[137]|['"](?:unauthori[sz]ed|forbidden)['"])\s?:`,
   String.raw`\b(?:HttpStatus|HTTPStatus|StatusCodes?|http\.Status)\.?\w{0,20}(?:UNAUTHORIZED|FORBIDDEN|Unauthorized|Forbidden)`,
   String.raw`\b(?:throw new|raise|return|abort|HTTPException|createError)\s?\(?\s?\w{0,30}(?:Error|Exception)?\s?\(\s?40[137]`,
