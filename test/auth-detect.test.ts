@@ -139,6 +139,7 @@ describe('built-in detection', () => {
     'azure-auth-failed': "(AuthorizationFailed) The client 'ci' with object id '1' does not have authorization to perform action 'Microsoft.Resources/subscriptions/read'",
     'vault-denied': 'Error making API request.\n\nURL: GET https://vault.corp.example:8200/v1/secret/data/app\nCode: 403. Errors:\n\n* permission denied',
     'smtp-login-denied': 'curl: (67) Login denied',
+    'login-failed': 'X Failed to log in to github.com using token (GH_TOKEN)',
   };
 
   it('every built-in pattern has an example it names, and the prefilter passes it', () => {

@@ -229,6 +229,17 @@ describe('commands', () => {
     expect(JSON.parse(bad.stdout)).toMatchObject({ line: 1, error: { code: 'MEM_ERR_INVALID_INPUT' } });
   });
 
+  it('auth-recall check: maxRecallsPerTarget holds per session across processes (counted in recall_events)', async () => {
+    await cli(home, ['store', 'SSH to 10.0.4.7: user ops, key ~/.ssh/ops_ed25519', '--category', 'technical']);
+    const turn = (sessionId: string) => `${JSON.stringify({ id: sessionId, messages: ['ops@10.0.4.7: Permission denied (publickey).'], sessionId })}\n`;
+    const first = await cli(home, ['auth-recall', 'check'], { stdin: turn('s1') });
+    const second = await cli(home, ['auth-recall', 'check'], { stdin: turn('s1') });
+    const other = await cli(home, ['auth-recall', 'check'], { stdin: turn('s2') });
+    expect(JSON.parse(first.stdout).hint).toContain('10.0.4.7');
+    expect(JSON.parse(second.stdout)).toMatchObject({ detected: true, target: '10.0.4.7', hint: null });
+    expect(JSON.parse(other.stdout).hint).toContain('10.0.4.7');
+  });
+
   it('store prints the id; --json the fact; "-" reads stdin; an identical fact is not stored twice', async () => {
     const r = await cli(home, ['store', 'Staging is at 10.0.0.5', '--category', 'technical', '--entity', 'staging', '--tag', 'SSH', '--tag', 'infra', '--importance', '0.9', '--pinned', '--scope', 'agent', '--agent', 'ops']);
     expect(r).toMatchObject({ code: 0, stderr: '' });

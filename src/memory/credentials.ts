@@ -47,6 +47,8 @@ export interface CredentialHit {
 
 export interface CredentialRecall {
   readonly hits: readonly CredentialHit[];
+  /** True when the session already had `limitPerSession` hints for this target: nothing was recorded. */
+  readonly limited: boolean;
   readonly recallId: RecallEventId | null;
   readonly degraded: boolean;
 }
@@ -56,6 +58,8 @@ export interface CredentialOptions {
   readonly includeVault: boolean;
   readonly limit: number;
   readonly vectorDeadlineMs: number;
+  /** maxRecallsPerTarget: hints per target per session (0 = unlimited), counted in recall_events. */
+  readonly limitPerSession: number;
 }
 
 export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Caller, options: CredentialOptions): Promise<CredentialRecall> {
@@ -94,8 +98,16 @@ export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Cal
         vault: service ? { service, type: vaultTypes.get(service) ?? 'other' } : null,
       };
     });
-  const recallId = hits.length > 0 ? recordRecall(ctx, caller, 'auth_failure', q.query, q.target, hits, ctx.now()) : null;
-  return { hits, recallId, degraded: vec !== null && vec.hits === null };
+  // The count and the record are one transaction, so two processes of one session cannot both hint.
+  const recallId = hits.length === 0 ? null : ctx.tx('auth-recall', () =>
+    underLimit(ctx, caller, q.target, options.limitPerSession) ? recordRecall(ctx, caller, 'auth_failure', q.query, q.target, hits, ctx.now()) : null);
+  const limited = hits.length > 0 && recallId === null;
+  return { hits: limited ? [] : hits, limited, recallId, degraded: vec !== null && vec.hits === null };
+}
+
+/** True while the caller's session has had fewer than `limit` hints for `target` (0 = unlimited; no session: no limit here). */
+export function underLimit(ctx: Ctx, caller: Caller, target: string, limit: number): boolean {
+  return limit === 0 || caller.sessionId === null || ctx.recalls.authHints(caller.sessionId, target) < limit;
 }
 
 /**

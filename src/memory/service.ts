@@ -22,7 +22,7 @@ import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
 import { memoryRecall } from './recall.js';
 import { orphans, readGraph, readNeighbors, staleFacts, weakLinks, type GraphFilter } from './graph.js';
-import { credentialRecall, type CredentialQuery } from './credentials.js';
+import { credentialRecall, underLimit, type CredentialQuery } from './credentials.js';
 import { Semantic, type Embedder, type VectorIndex } from './semantic.js';
 import { suggestLinks, type SuggestLinksOptions } from './suggest.js';
 import type { EmbedderInfo } from '../actors/embed/contract.js';
@@ -107,8 +107,12 @@ export class MemoryService {
     return vectorSearch(this.ctx, this.semantic, query, parseCaller(caller), limit, this.config.search.vectorDeadlineMs);
   }
   /** Credential facts about a failing target, for the auth-failure hook (session-scoped never included). */
-  credentialRecall(q: CredentialQuery, caller: Caller, options: { includeVault: boolean; limit?: number; vectorDeadlineMs: number }) {
-    return credentialRecall(this.ctx, q, parseCaller(caller), { semantic: this.semantic, includeVault: options.includeVault, limit: options.limit ?? 5, vectorDeadlineMs: options.vectorDeadlineMs });
+  credentialRecall(q: CredentialQuery, caller: Caller, options: { includeVault: boolean; limit?: number; vectorDeadlineMs: number; limitPerSession?: number }) {
+    return credentialRecall(this.ctx, q, parseCaller(caller), { semantic: this.semantic, includeVault: options.includeVault, limit: options.limit ?? 5, vectorDeadlineMs: options.vectorDeadlineMs, limitPerSession: options.limitPerSession ?? 0 });
+  }
+  /** Whether the caller's session may still get an auth-failure hint for `target` (maxRecallsPerTarget, from recall_events). */
+  authHintAllowed(caller: Caller, target: string, limit: number): boolean {
+    return underLimit(this.ctx, parseCaller(caller), target, limit);
   }
   credentialGet(input: { service: string }, caller: Caller = OPERATOR) {
     return credentialGet(this.ctx, input, parseCaller(caller));

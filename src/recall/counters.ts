@@ -1,30 +1,23 @@
 /**
- * Recall counters per target per session (spec state table): below the limit a detection with matches
- * injects a hint and counts; at the limit nothing is injected; a limit of 0 means unlimited. Bounded: the
- * oldest sessions are forgotten past MAX_SESSIONS.
+ * Recall counters per target for callers without a session id (spec state table: below the limit a
+ * detection with matches injects a hint and counts; at the limit nothing is injected; 0 = unlimited).
+ * A caller with a session id is counted in recall_events instead (src/memory/credentials.ts), so every
+ * process sharing the database agrees; a caller without one is one session per process. Bounded: the
+ * oldest targets are forgotten past MAX_TARGETS.
  */
-const MAX_SESSIONS = 10_000;
+const MAX_TARGETS = 10_000;
 
 export class RecallCounters {
-  private readonly sessions = new Map<string, Map<string, number>>();
+  private readonly targets = new Map<string, number>();
 
-  allows(session: string, target: string, limit: number): boolean {
-    return limit === 0 || (this.sessions.get(session)?.get(target) ?? 0) < limit;
+  allows(target: string, limit: number): boolean {
+    return limit === 0 || (this.targets.get(target) ?? 0) < limit;
   }
 
-  count(session: string, target: string): number {
-    let targets = this.sessions.get(session);
-    if (!targets) {
-      if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
-      targets = new Map();
-      this.sessions.set(session, targets);
-    }
-    const n = (targets.get(target) ?? 0) + 1;
-    targets.set(target, n);
+  count(target: string): number {
+    if (!this.targets.has(target) && this.targets.size >= MAX_TARGETS) this.targets.delete(this.targets.keys().next().value as string);
+    const n = (this.targets.get(target) ?? 0) + 1;
+    this.targets.set(target, n);
     return n;
-  }
-
-  get(session: string, target: string): number {
-    return this.sessions.get(session)?.get(target) ?? 0;
   }
 }

@@ -78,20 +78,24 @@ export class AuthRecallHook {
       this.log(`auth-recall: ${detection.family} failure detected but no target could be extracted`);
       return none('no extractable target', true);
     }
-    const session = turn.sessionId ?? '';
-    if (!this.counters.allows(session, target.target, a.authFailure.maxRecallsPerTarget)) {
-      return none(`recall limit reached for ${target.target} in this session`, true, target.target);
-    }
     const caller = { role: turn.role, agentId: turn.agentId, sessionId: turn.sessionId };
+    const limit = a.authFailure.maxRecallsPerTarget;
+    // With a session id the count lives in recall_events, shared by every process on the database; without
+    // one, this process counts (a caller with no session is one session per process).
+    const local = turn.sessionId === null;
+    const limited = (): AuthRecallOutcome => none(`recall limit reached for ${target.target} in this session`, true, target.target);
+    if (local ? !this.counters.allows(target.target, limit) : !this.svc.authHintAllowed(caller, target.target, limit)) return limited();
     const found = await this.svc.credentialRecall({ target: target.target, aliases: target.aliases, query: searchQuery(target) }, caller, {
       includeVault: a.authFailure.includeVaultHints,
       vectorDeadlineMs: this.options.vectorDeadlineMs ?? 30,
+      limitPerSession: local ? 0 : limit,
     });
+    if (found.limited) return limited();
     if (found.hits.length === 0) {
       this.log(`auth-recall: no credential facts found for ${target.target}`);
       return none(`no credential facts found for ${target.target}`, true, target.target);
     }
-    this.counters.count(session, target.target);
+    if (local) this.counters.count(target.target);
     const items: HintItem[] = found.hits.map((h) => (h.vault ? { kind: 'vault', service: h.vault.service, type: h.vault.type } : { kind: 'fact', text: redactSecrets(h.fact.text) }));
     this.log(`auth-recall: ${found.hits.length} credential hint(s) for ${target.target}`);
     return { detected: true, target: target.target, factIds: found.hits.map((h) => h.fact.id), hint: formatHint(target.target, items), reason: null };

@@ -9,6 +9,7 @@ import { SCHEMA_V1 } from './schema-v1.js';
 import { SCHEMA_V2 } from './schema-v2.js';
 import { SCHEMA_V3 } from './schema-v3.js';
 import { SCHEMA_V4 } from './schema-v4.js';
+import { SCHEMA_V5 } from './schema-v5.js';
 
 export interface Migration {
   readonly version: number;
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'embeddings: fact_vectors', up: (db) => db.exec(SCHEMA_V2) },
   { version: 3, name: 'collaboration: orgs, members, spaces, grants, space facts, suggestions, comments, activities', up: (db) => db.exec(SCHEMA_V3) },
   { version: 4, name: 'vault: imported entries awaiting their secret', up: (db) => db.exec(SCHEMA_V4) },
+  { version: 5, name: 'recalls: auth hints per session and target', up: (db) => db.exec(SCHEMA_V5) },
 ];
 
 export function schemaVersion(db: Database): number {

@@ -33,6 +33,12 @@ export class RecallRepo {
     return rows.map(toRecall);
   }
 
+  /** How many auth-failure hints this session was given for this target (any process, any agent). */
+  authHints(sessionId: string, target: string): number {
+    const row = prep(this.db, "SELECT count(*) AS n FROM recall_events WHERE owner_session = ? AND target = ? AND kind = 'auth_failure'").get(sessionId, target) as { n: number };
+    return row.n;
+  }
+
   /** Trim by age (maintenance). */
   trim(before: number): number {
     return prep(this.db, 'DELETE FROM recall_events WHERE created_at < ?').run(before).changes;

@@ -91,10 +91,11 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('api-authentication-error', 'api', /\b(?:authentication_error|permission_error|AuthenticationError|PermissionDeniedError)\b/, ['authentication_error', 'permission_error', 'authenticationerror', 'permissiondeniederror']),
   p('api-token-expired', 'api', /\b(?:(?:access |auth |bearer |id |refresh )?token (?:has |is )?expired|expired token)\b/i,
     ['token expired', 'token has expired', 'token is expired', 'expired token']),
-  p('api-token-invalid', 'api', /\b(?:token (?:is )?invalid|invalid (?:access |auth |bearer |id |refresh )?token|invalid_token)\b/i,
+  p('api-token-invalid', 'api', /\b(?:token (?:in [\w$.-]{1,40} )?(?:is )?invalid|invalid (?:access |auth |bearer |id |refresh )?token|invalid_token)\b/i,
     ['token invalid', 'token is invalid', 'invalid token', 'invalid access token', 'invalid auth token', 'invalid bearer token', 'invalid id token', 'invalid refresh token', 'invalid_']),
   p('api-invalid-auth', 'api', /\binvalid_auth\b/i, ['invalid_']),
   p('api-auth-required', 'api', /\bauthentication required\b/i, ['authenticat']),
+  p('login-failed', 'api', /\b(?:Failed to log ?in(?: to)?|Log ?in failed|login attempt to [^\s]{1,200} failed)\b/i, ['failed to log', 'login failed', 'log in failed', 'login attempt']),
   // --- cloud CLIs --------------------------------------------------------------------------------------
   p('kubectl-logged-in', 'cloud', /\bYou must be logged in to the server\b/i, ['must be logged in']),
   p('aws-token', 'cloud', /\b(?:InvalidClientTokenId|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken(?:Exception)?|UnrecognizedClientException)\b|The security token included in the request is (?:invalid|expired)/i,

@@ -1,0 +1,160 @@
+/**
+ * Auth-failure recall on whole agent turns (issue 15): the target is the host the agent addressed, read
+ * from the tool call, a command line in the prompt or an earlier message; the hint lists the credential
+ * facts that help log in to it, however memory names the host. Real SQLite, real recall worker.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { BUILTIN_PATTERNS } from '../src/core/auth/patterns.js';
+import { analyzeTurn } from '../src/core/auth/turn-analysis.js';
+import { MemoryService } from '../src/memory/service.js';
+import { AuthRecallHook } from '../src/recall/hook.js';
+import { turnSegments } from '../src/recall/turn.js';
+import { tempHome, type TestHome } from './helpers.js';
+
+/** The target (and aliases) the turn reader finds, without the store. */
+function read(prompt: string, messages: unknown[]): { detected: string | null; target: string | null; aliases: readonly string[] } {
+  const r = analyzeTurn(turnSegments({ prompt, messages }), BUILTIN_PATTERNS, true);
+  return { detected: r.detection?.patternId ?? null, target: r.target?.target ?? null, aliases: r.target?.aliases ?? [] };
+}
+
+/** An OpenClaw-style exec call and its result. */
+const exec = (id: string, command: string, output: string): unknown[] => [
+  { role: 'assistant', content: [{ type: 'toolCall', id, name: 'exec', arguments: { command } }] },
+  { role: 'toolResult', toolCallId: id, toolName: 'exec', content: [{ type: 'text', text: output }] },
+];
+
+describe('target: the host the agent addressed', () => {
+  it('reads the host from the tool call when the output names none (OpenClaw, OpenAI, Anthropic, Responses shapes)', () => {
+    const cmd = 'curl -sS -u deploy:$PW https://artifacts.corp.example:8443/api/v1/upload';
+    const out = '401 Unauthorized';
+    expect(read('', exec('c1', cmd, out)).target).toBe('artifacts.corp.example');
+    expect(read('', [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: cmd }) } }] },
+      { role: 'tool', tool_call_id: 'a', content: out },
+    ]).target).toBe('artifacts.corp.example');
+    expect(read('', [
+      { role: 'assistant', content: [{ type: 'text', text: 'Uploading.' }, { type: 'tool_use', id: 't', name: 'bash', input: { command: cmd } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: out }] }] },
+    ]).target).toBe('artifacts.corp.example');
+    expect(read('', [{ type: 'function_call', call_id: 'r', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', cmd] }) }, { type: 'function_call_output', call_id: 'r', output: out }]).target)
+      .toBe('artifacts.corp.example');
+  });
+
+  it('matches a result to its own call when several ran', () => {
+    const messages = [
+      { role: 'assistant', content: [{ type: 'toolCall', id: 'a', name: 'exec', arguments: { command: 'ssh deploy@web1.corp.example uptime' } }, { type: 'toolCall', id: 'b', name: 'exec', arguments: { command: 'psql -h pg-analytics.corp.example -U reporter -c "select 1"' } }] },
+      { role: 'toolResult', toolCallId: 'a', content: ' 10:01:02 up 3 days' },
+      { role: 'toolResult', toolCallId: 'b', content: 'psql: error: FATAL:  password authentication failed for user "reporter"' },
+    ];
+    expect(read('', messages)).toMatchObject({ detected: 'postgres-password-failed', target: 'pg-analytics.corp.example' });
+  });
+
+  it('parses the common clients: ssh -p, scp, rsync, mysql -h, redis-cli, mongosh URIs, sqlcmd -S, ldapsearch -H, mosquitto -h, docker images, --endpoint-url', () => {
+    const cases: ReadonlyArray<readonly [string, string, string]> = [
+      ['ssh -p 2222 -i ~/.ssh/id_ed25519 admin@bastion.corp.example', 'Permission denied (publickey).', 'bastion.corp.example'],
+      ['scp -P 2222 build.tgz ops@files01:/srv/drop/', 'ops@files01: Permission denied (publickey,password).', 'files01'],
+      ['RSYNC_PASSWORD=x rsync -av rsync://backup@nas.corp.example/backups/ ./restore/', '@ERROR: auth failed on module backups', 'nas.corp.example'],
+      ['mysql -h mysql-primary.corp.example -u app -p', "ERROR 1045 (28000): Access denied for user 'app'@'10.9.8.7' (using password: YES)", 'mysql-primary.corp.example'],
+      ['redis-cli -h cache-01.corp.example -p 6380 --user reporter --pass x SET k v', "(error) NOPERM User reporter has no permissions to run the 'set' command", 'cache-01.corp.example'],
+      ['mongosh "mongodb://app@mongo-a.corp.example:27017/app?authSource=admin"', 'MongoServerError: Authentication failed.', 'mongo-a.corp.example'],
+      ['sqlcmd -S tcp:mssql.corp.example,1433 -U sa -P x -Q "select 1"', "Login failed for user 'sa'.", 'mssql.corp.example'],
+      ["ldapsearch -x -H ldaps://ldap.corp.example -D 'cn=admin,dc=corp' -w x", 'ldap_bind: Invalid credentials (49)', 'ldap.corp.example'],
+      ['mosquitto_pub -h mqtt.plant.example -u sensor -P x -t t -m 1', 'Connection error: Connection Refused: not authorised.', 'mqtt.plant.example'],
+      ['docker pull registry.corp.example:5000/team/api:1.4', 'Error response from daemon: no basic auth credentials', 'registry.corp.example'],
+      ['aws s3 ls --endpoint-url https://minio.corp.example:9000', 'An error occurred (AccessDenied) when calling the ListBuckets operation: Access Denied', 'minio.corp.example'],
+      ['PGHOST=pg.corp.example psql -U app', 'psql: error: connection to server at "pg.corp.example" (10.1.1.5), port 5432 failed: fe_sendauth: no password supplied', 'pg.corp.example'],
+      ['git clone git@gitlab.corp.example:team/repo.git', 'git@gitlab.corp.example: Permission denied (publickey).', 'gitlab.corp.example'],
+      ['npm publish --registry https://npm.corp.example/', 'npm error code E401\nnpm error Unable to authenticate, need: Basic realm="npm"', 'npm.corp.example'],
+    ];
+    for (const [cmd, out, want] of cases) expect(read('', exec('x', cmd, out)).target, cmd).toBe(want);
+  });
+
+  it('keeps the name the agent used, with the address it resolved to as an alias', () => {
+    const r = read('', exec('p', 'psql -h db-prod.internal -U app appdb', 'psql: error: connection to server at "db-prod.internal" (10.20.0.5), port 5432 failed: FATAL:  password authentication failed for user "app"'));
+    expect(r).toMatchObject({ target: 'db-prod.internal', aliases: ['10.20.0.5'] });
+    const curl = read('', exec('c', 'curl -v https://api.internal.example/v1/me', '*   Trying 10.3.3.3:443...\n* Connected to api.internal.example (10.3.3.3) port 443\n< HTTP/1.1 401 Unauthorized'));
+    expect(curl).toMatchObject({ target: 'api.internal.example', aliases: ['10.3.3.3'] });
+    // An address the agent typed itself is the target.
+    expect(read('', exec('s', 'ssh root@10.0.4.7', 'root@10.0.4.7: Permission denied (publickey).')).target).toBe('10.0.4.7');
+  });
+
+  it('never takes a documentation, account or registry web page when the turn names the service host', () => {
+    const openai = "openai.AuthenticationError: Error code: 401 - {'error': {'message': 'Incorrect API key provided: sk-abc***. You can find your API key at https://platform.openai.com/account/api-keys.'}}";
+    expect(read('', exec('o', 'curl https://api.openai.com/v1/models -H "Authorization: Bearer $OPENAI_API_KEY"', openai)).target).toBe('api.openai.com');
+    expect(read('', exec('o', 'python3 summarize.py', openai)).target).toBe('openai');
+    const gh = '{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest","status":"401"}';
+    expect(read('', exec('g', 'curl -H "Authorization: token $GH" https://api.github.com/user', gh)).target).toBe('api.github.com');
+    const npm = 'npm error code E401\nnpm error 401 Unauthorized - GET https://npm.corp.example/@acme%2fui - authentication token not provided\nnpm error see https://www.npmjs.com/package/@acme/ui and https://docs.npmjs.com/cli/login';
+    expect(read('', exec('n', 'npm install', npm)).target).toBe('npm.corp.example');
+  });
+
+  it('takes bare host names in known positions', () => {
+    const changed = '@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\nHost key for build01 has changed and you have requested strict checking.\nHost key verification failed.';
+    expect(read('', [{ role: 'tool', content: changed }]).target).toBe('build01');
+    expect(read('', [{ role: 'tool', content: 'X Failed to log in to github.example.com using token (GH_TOKEN)\n- The token in GH_TOKEN is invalid.' }]).target).toBe('github.example.com');
+    expect(read('', [{ role: 'tool', content: 'The push refers to repository [ghcr.example.com/acme/app]\ndenied: requested access to the resource is denied' }]).target).toBe('ghcr.example.com');
+  });
+
+  it('reads a command line written only in the prompt', () => {
+    const r = read('Please run `psql -h reports-db.corp.example -U analyst sales` and fix whatever fails.', [{ role: 'tool', content: 'FATAL:  password authentication failed for user "analyst"' }]);
+    expect(r.target).toBe('reports-db.corp.example');
+    expect(read('ssh deploy@web7.corp.example and restart nginx', [{ role: 'tool', content: 'Permission denied, please try again.' }]).target).toBe('web7.corp.example');
+  });
+
+  it('falls back to the newest earlier message that names a host, and reads a kubeconfig shown in the turn', () => {
+    const messages = [...exec('a', 'ssh admin@bastion.corp.example uptime', 'admin@bastion.corp.example: Permission denied (publickey).'), ...exec('b', './deploy.sh', 'Authentication failed')];
+    expect(read('try again', messages).target).toBe('bastion.corp.example');
+    const kube = [{ role: 'tool', content: 'apiVersion: v1\nclusters:\n- cluster:\n    server: https://k8s-prod.corp.example:6443\n  name: prod' }, ...exec('k', 'kubectl get pods', 'error: You must be logged in to the server (Unauthorized)')];
+    expect(read('', kube).target).toBe('k8s-prod.corp.example');
+  });
+
+  it('a proxy refusal names the proxy', () => {
+    expect(read('', exec('p', 'curl -x http://proxy.corp.example:3128 https://example.org/', 'curl: (56) CONNECT tunnel failed, response 407')).target).toBe('proxy.corp.example');
+    expect(read('', exec('p', 'https_proxy=http://squid.corp.example:3128 wget https://example.org/', 'Proxy tunneling failed: Proxy Authentication RequiredUnable to establish SSL connection.')).target).toBe('squid.corp.example');
+  });
+});
+
+describe('detection in context', () => {
+  it('a bare Permission denied after ssh/scp/sftp/rsync is an SSH failure; after cat or open() it is not', () => {
+    expect(read('', exec('s', 'sshpass -p x ssh deploy@web3.corp.example', 'Permission denied')).detected).toBe('ssh-permission-denied-bare');
+    expect(read('', exec('c', 'cat /etc/shadow', 'cat: /etc/shadow: Permission denied')).detected).toBeNull();
+    expect(read('', exec('c', "python3 -c \"open('/root/x')\"", "PermissionError: [Errno 13] Permission denied: '/root/x'")).detected).toBeNull();
+    expect(read('', exec('s', 'scp notes.txt ops@files01:/etc/', 'scp: /etc/notes.txt: Permission denied')).detected).toBeNull();
+  });
+
+  it('status codes in code, grep output, test titles and docs tables, and 403 rate limits, are not failures', () => {
+    expect(read('', exec('g', 'grep -rn "401" src/', "src/routes/auth.ts:42:    return res.status(401).json({ error: 'Unauthorized' });")).detected).toBeNull();
+    expect(read('', exec('t', 'npx vitest run', " ✓ test/auth.test.ts > returns 401 Unauthorized without a token (12 ms)\n ✓ test/auth.test.ts > returns 403 Forbidden for viewers (3 ms)")).detected).toBeNull();
+    expect(read('What do these mean?\n| 401 | invalid token |\n| 403 | Forbidden |', []).detected).toBeNull();
+    expect(read('', exec('r', 'gh api repos/acme/app/issues', 'HTTP 403: API rate limit exceeded for user ID 1. (https://api.github.com/repos/acme/app/issues)')).detected).toBeNull();
+    // The agent's own prose is not a failure.
+    expect(read('', [{ role: 'assistant', content: 'If the token is wrong the API answers 401 Unauthorized.' }]).detected).toBeNull();
+  });
+});
+
+describe('the hint: credential facts that help log in, however memory names the host', () => {
+  let home: TestHome;
+  let svc: MemoryService;
+  let hook: AuthRecallHook;
+  afterEach(async () => {
+    await hook?.close();
+    await svc?.close();
+    home?.cleanup();
+  });
+
+  it('finds facts filed under the short name, the FQDN or the paired IP, and leaves out facts that only share the host name', async () => {
+    home = tempHome({});
+    svc = MemoryService.open({ config: home.config, env: home.env });
+    hook = new AuthRecallHook(svc, home.config, { detectTimeoutMs: 5000 });
+    const short = svc.memoryStore({ text: 'db-prod: app user is "app", password in the vault under db-prod', category: 'technical' }).fact;
+    const ip = svc.memoryStore({ text: 'Postgres superuser login on 10.20.0.5 uses the postgres role and a client certificate', category: 'technical', tags: ['password'] }).fact;
+    svc.memoryStore({ text: 'db-prod.internal resolves to 10.20.0.5', category: 'fact' });
+    const eviction = svc.memoryStore({ text: 'db-prod.internal runs with 3 replicas and autovacuum tuned', category: 'technical' }).fact;
+    const turn = { sessionId: 's', messages: exec('p', 'psql -h db-prod.internal -U app appdb', 'psql: error: connection to server at "db-prod.internal" port 5432 failed: FATAL:  password authentication failed for user "app"') };
+    const r = await hook.evaluate(turn);
+    expect(r).toMatchObject({ detected: true, target: 'db-prod.internal' });
+    expect(r.factIds).toEqual(expect.arrayContaining([short.id, ip.id]));
+    expect(r.factIds).not.toContain(eviction.id);
+    expect(r.hint?.split('\n')[0]).toBe('💡 Memory has credentials for `db-prod.internal`:');
+  });
+});
