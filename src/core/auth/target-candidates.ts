@@ -141,7 +141,7 @@ export function findUserHosts(text: string, offset: number): Candidate[] {
 }
 
 const URL_RE = new RegExp(String.raw`\b[a-z][a-z0-9+.-]{1,15}:\/\/(?:[^\s/@'"<>]{1,256}@)?(\[[0-9a-f:.]{2,45}\]|${HOSTNAME})\.?(?::\d{1,5})?`, 'gi');
-const DOC_LEAD = /\b(?:see|visit|read|refer to|documentation|docs|more info(?:rmation)?|learn more|details|help|troubleshoot\w*|for more|go to|check|find (?:your|an?|the) [\w -]{0,30}|get (?:your|an?|a new|the) [\w -]{0,30}|create (?:your|an?|a new|the) [\w -]{0,30}|generate (?:your|an?|a new|the) [\w -]{0,30})\b[^\n]{0,40}$|\b(?:at|here):?\s{0,2}[<(\[]?$/i;
+const DOC_LEAD = /\b(?:see|visit|read|refer to|documentation|docs|more info(?:rmation)?|learn more|details|help|troubleshoot\w*|for more|go to|check|find (?:your|an?|the) [\w -]{0,30}|get (?:your|an?|a new|the) [\w -]{0,30}|create (?:your|an?|a new|the) [\w -]{0,30}|generate (?:your|an?|a new|the) [\w -]{0,30})\b[^\n]{0,40}$|\b(?:at|here):?\s{0,2}[<([]?$/i;
 const DOC_HOST = /^(?:docs|doc|help|learn|support|developer|developers|kb|console|dashboard|platform|portal|status|community|forum|blog)\.|^aka\.ms$|^(?:www\.)?(?:npmjs\.com|pypi\.org|stackoverflow\.com)$/;
 const DOC_PATH = /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/]{1,300}\/(?:[a-z]{2}(?:-[a-z]{2})?\/)?(?:docs?|documentation|help|support|account|settings|api-keys|keys|billing|signup|login|troubleshooting|reference|articles|guides?|learn|blog|faq|package|packages|user\/settings|profile)(?:[/?#.]|$)/i;
 
