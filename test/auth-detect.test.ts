@@ -1,4 +1,5 @@
 /** Auth-failure detection, target extraction and hint formatting (pure core, src/core/auth). */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MemoryError } from '../src/core/errors.js';
 import { BUILTIN_PATTERNS, compileCustomPatterns, detect, MAX_SCAN_CHARS, prefilter } from '../src/core/auth/patterns.js';
@@ -150,6 +151,11 @@ describe('built-in detection', () => {
       // The prefilter is case-insensitive like the patterns.
       expect(prefilter(text.toUpperCase()), text).toBe(true);
     }
+  });
+
+  it('every built-in pattern id is in the table of docs/auth-recall.md', () => {
+    const doc = readFileSync(new URL('../docs/auth-recall.md', import.meta.url), 'utf8');
+    for (const p of BUILTIN_PATTERNS) expect(doc, p.id).toMatch(new RegExp(`^\\| ${p.id} \\|`, 'm'));
   });
 
   it.each(POSITIVES)('detects a %s failure', (family, text) => {
