@@ -141,6 +141,8 @@ describe('built-in detection', () => {
     'vault-denied': 'Error making API request.\n\nURL: GET https://vault.corp.example:8200/v1/secret/data/app\nCode: 403. Errors:\n\n* permission denied',
     'smtp-login-denied': 'curl: (67) Login denied',
     'login-failed': 'X Failed to log in to github.com using token (GH_TOKEN)',
+    'api-not-authenticated': '{"detail":"Not authenticated"}',
+    'amqp-access-refused': "pika.exceptions.ProbableAuthenticationError: ConnectionClosedByBroker: (403) 'ACCESS_REFUSED - Login was refused using authentication mechanism PLAIN.'",
   };
 
   it('every built-in pattern has an example it names, and the prefilter passes it', () => {

@@ -32,9 +32,21 @@ family('registry', 'npm pnpm yarn pip pip3 twine poetry uv docker podman nerdctl
 family('mail', 'swaks msmtp sendmail mutt');
 family('ftp', 'ftp lftp sftp ncftp ncftpput ncftpget');
 family('directory', 'ldapsearch ldapwhoami ldapadd ldapmodify ldapdelete ldappasswd kinit');
-family('cloud', 'aws gcloud gsutil az kubectl oc vault terraform tofu consul nomad doctl flyctl heroku');
+family('cloud', 'aws gcloud gsutil bq az kubectl oc vault terraform tofu consul nomad doctl flyctl fly heroku vercel netlify wrangler firebase supabase stripe');
 family('mqtt', 'mosquitto_pub mosquitto_sub mosquitto_rr');
 family('other', 'nc ncat telnet openssl');
+
+/** The service a CLI talks to when its command line names no host (its built-in endpoint). */
+const DEFAULT_SERVICE: Readonly<Record<string, string>> = {
+  az: 'azure', aws: 'aws', gcloud: 'gcp', gsutil: 'gcp', bq: 'gcp', gh: 'github.com', glab: 'gitlab.com', heroku: 'heroku',
+  doctl: 'digitalocean', flyctl: 'fly.io', fly: 'fly.io', vercel: 'vercel', netlify: 'netlify', wrangler: 'cloudflare',
+  firebase: 'firebase', supabase: 'supabase', stripe: 'stripe', openai: 'openai', anthropic: 'anthropic', hf: 'huggingface',
+  'huggingface-cli': 'huggingface', ibmcloud: 'ibm cloud', oci: 'oracle cloud', linode: 'linode', vultr: 'vultr', twilio: 'twilio',
+};
+
+export function defaultService(program: string): string | null {
+  return DEFAULT_SERVICE[program] ?? null;
+}
 
 /** True for the programs this module reads. */
 export function isClientProgram(program: string): boolean {

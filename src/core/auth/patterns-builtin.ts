@@ -95,6 +95,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
     ['token invalid', 'token is invalid', 'invalid token', 'invalid access token', 'invalid auth token', 'invalid bearer token', 'invalid id token', 'invalid refresh token', 'invalid_']),
   p('api-invalid-auth', 'api', /\binvalid_auth\b/i, ['invalid_']),
   p('api-auth-required', 'api', /\bauthentication required\b/i, ['authenticat']),
+  p('amqp-access-refused', 'mq', /\bACCESS_REFUSED\b|\bLogin was refused\b|\bProbableAuthenticationError\b/, ['access_refused', 'login was refused', 'probableauthenticationerror']),
   p('login-failed', 'api', /\b(?:Failed to log ?in(?: to)?|Log ?in failed|login attempt to [^\s]{1,200} failed)\b/i, ['failed to log', 'login failed', 'log in failed', 'login attempt']),
   // --- cloud CLIs --------------------------------------------------------------------------------------
   p('kubectl-logged-in', 'cloud', /\bYou must be logged in to the server\b/i, ['must be logged in']),
@@ -111,8 +112,8 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('vault-denied', 'cloud', /\bCode: 40[13]\. Errors:|(?:^|\n)\s{0,4}\* (?:permission denied|missing client token)\b/, ['401', '403', 'denied', 'missing client token']),
 
   // --- package registries and container registries -----------------------------------------------------
-  p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )E40[13]\b/i, ['e401', 'e403']),
-  p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password|access to the requested resource is not authorized|authentication failed)|\bdenied: (?:requested access to the resource is denied|access forbidden|permission denied)\b|\bno basic auth credentials\b/i,
+  p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )(?:E40[13]|ENEEDAUTH)\b/i, ['e401', 'e403', 'eneedauth']),
+  p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password|access to the requested resource is not authorized|authentication failed)|\bdenied: (?:requested access to the resource is denied|access forbidden|permission denied)\b|\bno basic auth credentials\b|\b(?:Head|Get|Post|Put) "https?:\/\/[^"\s]{1,300}": (?:unauthorized|denied|forbidden)\b/i,
     ['authenticat', 'username or password', 'denied', 'not authorized', 'basic auth credentials']),
 
   // --- mail, FTP, directory ------------------------------------------------------------------------------
@@ -125,6 +126,8 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   // --- OAuth ------------------------------------------------------------------------------------------------
   p('oauth-error', 'oauth', /\b(?:invalid_client|invalid_grant|unauthorized_client)\b/i, ['invalid_', 'unauthori']),
 
+  p('api-not-authenticated', 'api', /\b(?:Please (?:re-?)?authenticate|Not authenticated|Authentication credentials were not provided|You are not (?:authenticated|logged in)|You (?:must|need to) (?:be logged in|log ?in|authenticate))\b/i,
+    ['authenticate', 'not authenticated', 'authentication credentials', 'not logged in', 'must be logged in', 'need to be logged in', 'must log', 'need to log', 'must login', 'need to login']),
   // Last, so a tool-specific wording at the same position (LDAP's "Invalid credentials (49)") names the tool.
   p('api-bad-credentials', 'api', /\b(?:Bad credentials|(?:invalid|incorrect|wrong) (?:username or password|username\/password|user name or password|credentials|authentication)|Credentials not correct)\b/i,
     ['credentials not correct', 'invalid authentication', 'bad credentials', 'username or password', 'username/password', 'user name or password', 'invalid credentials', 'incorrect credentials', 'wrong credentials']),

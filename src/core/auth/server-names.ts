@@ -18,9 +18,12 @@ import { hostOfUrl, isHostLike, normaliseHost, type Candidate } from './target-c
 
 const HOST = String.raw`\[?[a-z0-9_][a-z0-9_.:-]{0,252}\]?`;
 const URL = String.raw`[a-z][a-z0-9+.-]{1,15}:\/\/[^\s'"<>()]{1,500}`;
+/** A host name with at least one dot (a bare word after "token for" is prose). */
+const DOTTED = String.raw`[a-z0-9][a-z0-9-]{0,62}(?:\.[a-z0-9-]{1,63}){1,10}`;
 
-/** [regex, which groups hold a host/URL (first = the name), whether a group is an image reference]. */
-const FINDERS: ReadonlyArray<readonly [RegExp, 'host' | 'url' | 'image']> = [
+type Kind = 'host' | 'url' | 'image' | 'literal';
+/** [regex, how its first group (the name) and second (an address) are read]. */
+const FINDERS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [new RegExp(String.raw`Host key for '?(${HOST})'? has changed`, 'gi'), 'host'],
   [new RegExp(String.raw`authenticity of host '(${HOST})(?: \((${HOST})\))?'`, 'gi'), 'host'],
   [new RegExp(String.raw`ssh: connect to host (${HOST}) port`, 'gi'), 'host'],
@@ -37,12 +40,17 @@ const FINDERS: ReadonlyArray<readonly [RegExp, 'host' | 'url' | 'image']> = [
   [new RegExp(String.raw`\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) (${URL})`, 'g'), 'url'],
   [new RegExp(String.raw`(?:^|\n)\s{0,8}-?\s?server: ["']?(${URL})`, 'gi'), 'url'],
   [new RegExp(String.raw`refers to repository \[([^\]\s]{1,300})\]`, 'gi'), 'image'],
+  [new RegExp(String.raw`\b(?:token|credentials?|password|passphrase|login) for (${DOTTED})`, 'gi'), 'host'],
+  // A host literal in source a tool printed (a traceback line, grep output): smtplib.SMTP("smtp.gmail.com", 587).
+  [new RegExp(String.raw`\b(?:SMTP|SMTP_SSL|FTP|FTP_TLS|IMAP4|IMAP4_SSL|POP3|POP3_SSL|connect|create_connection|Redis|StrictRedis|MongoClient|createConnection|createClient|createTransport|initialize|open_connection)\(\s?(?:host=\s?)?["']([^"'\s]{1,300})["']`, 'g'), 'literal'],
+  [new RegExp(String.raw`\bhost(?:name)?\s?[=:]\s?["']([^"'\s]{1,253})["']`, 'g'), 'literal'],
 ];
 
 /** Words that follow "log in to" / "connected to" in prose, never hosts. */
 const NOT_NAMES = new Set(['the', 'a', 'an', 'your', 'this', 'that', 'it', 'server', 'host', 'remote', 'registry', 'database', 'account', 'cluster']);
 
-function hostOf(value: string, kind: 'host' | 'url' | 'image'): string | null {
+function hostOf(value: string, kind: Kind): string | null {
+  if (kind === 'literal') return value.includes('://') ? hostOfUrl(value) : hostOf(value, 'host');
   if (kind === 'url') return hostOfUrl(value);
   if (kind === 'image') return registryOfImage(value);
   const h = normaliseHost(value.replace(/^\[|\](?::\d+)?$/g, '').replace(/:\d{1,5}$/, ''));

@@ -45,14 +45,15 @@ function findServices(text: string, offset: number): Candidate[] {
 }
 
 type Tier = readonly [Target['kind'], (text: string, offset: number) => Candidate[]];
-const TIERS: readonly Tier[] = [
+const NAMED_TIERS: readonly Tier[] = [
   ['host', findServerNames],
   ['ip', findIps],
   ['host', findUserHosts],
   ['url', (t, o) => findUrlHosts(t, o).filter((c) => !c.weak)],
   ['service', findServices],
-  ['url', findUrlHosts],
 ];
+/** Documentation and account links: a target only when nothing in the whole turn names another. */
+const ALL_TIERS: readonly Tier[] = [...NAMED_TIERS, ['url', findUrlHosts]];
 
 function nearest(cands: readonly Candidate[], at: number): Candidate | undefined {
   let best: Candidate | undefined;
@@ -63,8 +64,8 @@ function nearest(cands: readonly Candidate[], at: number): Candidate | undefined
 const isIp = (h: string): boolean => /^[\d.]+$/.test(h) || h.includes(':');
 
 /** The best candidate of a text by tier, then nearness; a name paired with an IP wins over the IP. */
-function pick(text: string, offset: number, at: number): Target | null {
-  for (const [kind, find] of TIERS) {
+function pick(text: string, offset: number, at: number, tiers: readonly Tier[]): Target | null {
+  for (const [kind, find] of tiers) {
     const c = nearest(find(text, offset), at);
     if (!c) continue;
     const named = kind === 'ip' ? c.aliases.find((a) => !isIp(a)) : undefined;
@@ -75,19 +76,21 @@ function pick(text: string, offset: number, at: number): Target | null {
 }
 
 /**
- * The target named by one failing text, or null. With a detection, candidates within NEAR_CHARS of it are
- * preferred; only when that region names no target is the whole scan window (the last MAX_SCAN_CHARS) used.
+ * The target named by one text, or null. With a detection, candidates within NEAR_CHARS of it are
+ * preferred; only when that region names no target is the whole scan window (the last MAX_SCAN_CHARS)
+ * used. `docs: false` leaves documentation and account links out (the turn may name the real host elsewhere).
  */
-export function extractTarget(text: string, detection: Detection | null): Target | null {
+export function extractTarget(text: string, detection: Detection | null, options: { docs?: boolean } = {}): Target | null {
+  const tiers = options.docs === false ? NAMED_TIERS : ALL_TIERS;
   const offset = Math.max(0, text.length - MAX_SCAN_CHARS);
   const at = detection ? detection.index : text.length;
   if (detection) {
     const from = Math.max(offset, at - NEAR_CHARS);
     const to = Math.min(text.length, at + detection.match.length + NEAR_CHARS);
-    const near = pick(text.slice(from, to), from, at);
+    const near = pick(text.slice(from, to), from, at, tiers);
     if (near) return near;
   }
-  return pick(text.slice(offset), offset, at);
+  return pick(text.slice(offset), offset, at, tiers);
 }
 
 /** Which client families can print a failure of each detection family. */

@@ -6,12 +6,13 @@
  * - Failures are looked for in prompts, user messages and tool results (never in the agent's own prose or
  *   its tool calls), newest first.
  * - The target comes from the command that produced the failing text (its tool call, or a `$ ` line in the
- *   text), then from the failing text; when neither names a host, from the newest earlier segment that
- *   does (a command in the prompt, an earlier failure), then from later ones.
+ *   text), then from the failing text, then from the service a cloud CLI implies (`az` -> azure); when
+ *   none names one, from the newest earlier segment that does (a command in the prompt, an earlier
+ *   failure), then from later ones; a documentation link of the failing text is the last resort.
  * - Context decides a bare `Permission denied`: right after an ssh/scp/sftp/rsync command it is an SSH
  *   authentication failure; after `cat` or `open()` it is a file error and nothing is detected.
  */
-import { addressedHosts, clientFamily, isClientProgram } from './client-hosts.js';
+import { addressedHosts, clientFamily, defaultService, isClientProgram } from './client-hosts.js';
 import { detect, type AuthPattern, type Detection } from './patterns.js';
 import { commandsInText, commandsOfScript, type SimpleCommand } from './shell-words.js';
 import { extractTarget, targetFromCommands, type Target } from './target.js';
@@ -65,15 +66,25 @@ function bareSshDenied(segments: readonly Segment[], i: number): Detection | nul
   return ssh ? { patternId: 'ssh-permission-denied-bare', family: 'ssh', match: m[0].trim(), index: m.index } : null;
 }
 
+/** The failing segment's own target: its command's host, else the names its text gives (no doc links). */
 function targetOf(seg: Segment, detection: Detection): Target | null {
-  return targetFromCommands(commandsOf(seg, detection.index), seg.text, detection) ?? extractTarget(seg.text, detection);
+  return targetFromCommands(commandsOf(seg, detection.index), seg.text, detection) ?? extractTarget(seg.text, detection, { docs: false });
 }
 
-/** A host named by another segment: its commands first, then the names its text gives. */
+/** A host named by another segment: its commands first, then the names its text gives (no doc links). */
 function targetElsewhere(seg: Segment, failing: Segment, detection: Detection): Target | null {
   const fromCommands = targetFromCommands(commandsOf(seg), failing.text, detection);
   if (fromCommands || seg.role === 'call') return fromCommands;
-  return extractTarget(seg.text, null);
+  return extractTarget(seg.text, null, { docs: false });
+}
+
+/** The service a cloud or SaaS CLI talks to when its command names no host (`az` -> azure). */
+function serviceOfCommand(seg: Segment): Target | null {
+  for (const c of commandsOf(seg)) {
+    const service = defaultService(c.program);
+    if (service) return { target: service, kind: 'service', aliases: [] };
+  }
+  return null;
 }
 
 /**
@@ -86,14 +97,15 @@ export function analyzeTurn(segments: readonly Segment[], patterns: readonly Aut
     if (!scanned(seg.role)) continue;
     const detection = detect(seg.text, patterns) ?? (builtin ? bareSshDenied(segments, i) : null);
     if (!detection) continue;
-    const own = targetOf(seg, detection);
+    const own = targetOf(seg, detection) ?? serviceOfCommand(seg);
     if (own) return { detection, target: own, segment: i };
     const order = [...Array.from({ length: i }, (_, k) => i - 1 - k), ...Array.from({ length: segments.length - i - 1 }, (_, k) => i + 1 + k)];
     for (const j of order) {
       const t = targetElsewhere(segments[j] as Segment, seg, detection);
       if (t) return { detection, target: t, segment: i };
     }
-    return { detection, target: null, segment: i };
+    // Last resort: a documentation or account link of the failing text itself.
+    return { detection, target: extractTarget(seg.text, detection), segment: i };
   }
   return { detection: null, target: null, segment: -1 };
 }
