@@ -17,7 +17,7 @@
  */
 import { credentialSignal, hostVariants, mentionsHost, type HostVariants } from '../core/auth/credential-signal.js';
 import { searchQuery } from '../core/auth/hint.js';
-import { namedHosts } from '../core/auth/named-hosts.js';
+import { pairedNames } from '../core/auth/memory-pairs.js';
 import { RRF_K, rrf } from '../core/fusion.js';
 import type { RecallEventId } from '../core/ids.js';
 import { visibility, type Visibility } from '../core/scope.js';
@@ -65,7 +65,7 @@ export interface CredentialOptions {
 export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Caller, options: CredentialOptions): Promise<CredentialRecall> {
   const vis = visibility(caller, { forHint: true });
   const depth = Math.max(options.limit * 4, 20);
-  const variants = withMemoryPairs(ctx, vis, hostVariants(q.target, q.aliases));
+  const variants = withMemoryPairs(ctx, vis, q);
   // A turn never waits on the embedding model: an uncached query is embedded in the background for the
   // next failing turn, and this one answers from full text. The vector query is the spec's (target and
   // the credential terms, no aliases), the one precomputed for every host a credential fact names.
@@ -117,34 +117,29 @@ export function underLimit(ctx: Ctx, caller: Caller, target: string, limit: numb
  * signal at all is left out (src/core/auth/credential-signal.ts).
  */
 function hintOrder(f: Fact, variants: HostVariants): number | null {
-  const signal = credentialSignal(f);
+  const signal = credentialSignal(f, variants.words);
   if (signal === 0) return null;
   const tier = variants.exact.some((h) => mentionsHost(f, h)) ? 0 : variants.short.some((h) => mentionsHost(f, h)) ? 2 : 4;
   return tier + (signal >= 2 ? 0 : 1);
 }
 
 /**
- * Names memory pairs with the target: a fact that names the target and exactly one address (or, for an
- * IP target, exactly one host name) says they are the same machine ("db-prod.internal is 10.20.0.5"), so
- * a credential filed under the other name is found too.
+ * Names memory pairs with the target: a fact that writes another name right beside the target ("db-prod.internal
+ * resolves to 10.20.0.5", "the staging registry (10.20.9.50)") says they are one machine, so a credential
+ * filed under the other name is found too (src/core/auth/memory-pairs.ts).
  */
-function withMemoryPairs(ctx: Ctx, vis: Visibility, v: HostVariants): HostVariants {
-  const parts = targetParts(v.exact);
-  if (parts.length === 0) return v;
-  const exact = [...v.exact];
+function withMemoryPairs(ctx: Ctx, vis: Visibility, q: CredentialQuery): HostVariants {
+  const direct = hostVariants(q.target, q.aliases);
+  const parts = targetParts(direct.exact);
+  if (parts.length === 0) return direct;
+  const paired: string[] = [];
   for (const { fact } of ctx.fts.search(parts, vis, { limit: 20 })) {
-    if (!v.exact.some((h) => mentionsHost(fact, h))) continue;
-    const named = namedHosts(`${fact.entity ?? ''} ${fact.text}`, 8).filter((h) => !exact.includes(h));
-    const ips = named.filter(isIpAddress);
-    const names = named.filter((h) => !isIpAddress(h));
-    const other = v.exact.some(isIpAddress) && !v.exact.some((h) => !isIpAddress(h)) ? names : ips;
-    if (other.length === 1) exact.push(other[0] as string);
-    if (exact.length >= 6) break;
+    for (const h of direct.exact) for (const n of pairedNames(fact.text, h)) if (!direct.exact.includes(n) && !paired.includes(n)) paired.push(n);
+    if (paired.length >= 6) break;
   }
-  return exact.length === v.exact.length ? v : { exact, short: v.short };
+  return paired.length === 0 ? direct : hostVariants(q.target, [...q.aliases, ...paired.slice(0, 6)]);
 }
 
-const isIpAddress = (h: string): boolean => /^\d{1,3}(?:\.\d{1,3}){3}$/.test(h) || /^[0-9a-f:]+$/i.test(h) && h.includes(':');
 /** Each target or alias as a quoted phrase (hosts and IPs tokenize into several words). */
 function targetParts(terms: readonly string[]): QueryPart[] {
   const parts: QueryPart[] = [];

@@ -34,8 +34,8 @@ const bound = (t: string): string => (t.length > MAX_TEXT_CHARS ? t.slice(-MAX_T
 /** Plain text of a content value: a string, or parts with `text` (nested tool-result content included). */
 function plainText(c: unknown, depth = 0): string {
   if (typeof c === 'string') return c;
-  if (Array.isArray(c) && depth < 3) return c.map((p) => plainText(p, depth + 1)).filter((t) => t !== '').join('\n');
-  if (!isObj(c) || depth >= 3) return '';
+  if (Array.isArray(c) && depth < 6) return c.map((p) => plainText(p, depth + 1)).filter((t) => t !== '').join('\n');
+  if (!isObj(c) || depth >= 6) return '';
   if (CALL_PARTS.has(String(c.type))) return '';
   const v = c.text ?? c.content ?? c.output ?? c.result ?? c.stdout;
   const text = plainText(v, depth + 1);

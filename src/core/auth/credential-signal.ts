@@ -13,7 +13,7 @@
 import { tokenize } from '../text.js';
 
 /** First labels that say what a host does, not which host it is: `api.openai.com` is "openai". */
-const GENERIC_LABELS = new Set(['api', 'www', 'app', 'web', 'mail', 'smtp', 'imap', 'git', 'registry', 'login', 'auth', 'sso', 'portal', 'console', 'admin', 'ftp', 'ldap', 'vpn', 'proxy', 'vault', 'db', 'cdn', 'static', 'docs', 'hub', 'cloud', 'id', 'accounts', 'gateway', 'secure', 'dev', 'prod', 'staging', 'test', 'internal', 'corp', 'local', 'localhost', 'npm', 'pypi', 'docker', 'index', 'upload', 'repo', 'ci', 'k8s', 'kube', 'data', 'files', 'backup', 'cache', 'redis', 'mq', 'broker']);
+const GENERIC_LABELS = new Set(['api', 'www', 'app', 'web', 'mail', 'smtp', 'imap', 'git', 'registry', 'login', 'auth', 'sso', 'portal', 'console', 'admin', 'ftp', 'ldap', 'vpn', 'proxy', 'db', 'cdn', 'static', 'docs', 'hub', 'cloud', 'id', 'accounts', 'gateway', 'secure', 'dev', 'prod', 'staging', 'test', 'internal', 'corp', 'local', 'localhost', 'npm', 'pypi', 'docker', 'index', 'upload', 'repo', 'ci', 'k8s', 'kube', 'data', 'files', 'backup', 'cache', 'redis', 'mq', 'broker']);
 /** Top-level domains after which the label before is an organisation's name (`openai.com`, `github.io`). */
 const PUBLIC_TLDS = new Set(['com', 'net', 'org', 'io', 'dev', 'ai', 'co', 'app', 'cloud', 'tech', 'so', 'sh', 'us', 'eu', 'uk', 'de', 'fr', 'me', 'xyz']);
 
@@ -24,7 +24,16 @@ export interface HostVariants {
   readonly exact: readonly string[];
   /** Shorter names of the same host: searched too, ranked below exact matches. */
   readonly short: readonly string[];
+  /** The words of all these names: they say which host, not how to log in (`vault` in vault.corp.example). */
+  readonly words: ReadonlySet<string>;
 }
+
+/** Cloud API domains and the provider a credential fact names instead (`bigquery.googleapis.com` -> gcp). */
+const PROVIDER_DOMAINS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [/(?:^|\.)(?:googleapis\.com|google\.com|gcr\.io|pkg\.dev)$/, ['gcp', 'google cloud', 'gcloud']],
+  [/(?:^|\.)(?:amazonaws\.com|aws\.amazon\.com)$/, ['aws']],
+  [/(?:^|\.)(?:azure\.com|windows\.net|azure\.net|azurecr\.io|microsoftonline\.com)$/, ['azure']],
+];
 
 export function hostVariants(target: string, aliases: readonly string[]): HostVariants {
   const exact = [...new Set([target, ...aliases].map((h) => h.toLowerCase()).filter((h) => h !== ''))];
@@ -38,8 +47,10 @@ export function hostVariants(target: string, aliases: readonly string[]): HostVa
     const org = labels[labels.length - 2];
     if (labels.length >= 2 && PUBLIC_TLDS.has(tld) && org && org.length >= 3 && !GENERIC_LABELS.has(org)) short.add(org);
   }
+  for (const h of exact) for (const [re, names] of PROVIDER_DOMAINS) if (re.test(h)) for (const n of names) short.add(n);
   for (const e of exact) short.delete(e);
-  return { exact, short: [...short] };
+  const words = new Set([...exact, ...short].flatMap((h) => tokenize(h)));
+  return { exact, short: [...short], words };
 }
 
 /** Words that speak of authenticating, stemmed loosely by prefix. */
@@ -49,14 +60,15 @@ const CREDENTIAL_TAGS = new Set(['credential', 'credentials', 'ssh', 'token', 'a
 
 /**
  * How much a fact speaks of authenticating: 0 = not at all (left out of a hint). Credential tags and the
- * Credentials entity count 2, each distinct signal word 1, a vault pointer 3.
+ * Credentials entity count 2, each distinct signal word 1 (not the words of the host's own names:
+ * `vault.corp.example` says which host, not how to log in), a vault pointer 3.
  */
-export function credentialSignal(f: { readonly text: string; readonly entity: string | null; readonly tags: readonly string[]; readonly vaultService?: string | null }): number {
+export function credentialSignal(f: { readonly text: string; readonly entity: string | null; readonly tags: readonly string[]; readonly vaultService?: string | null }, hostWords: ReadonlySet<string> = new Set()): number {
   let score = f.vaultService ? 3 : 0;
   if (f.entity?.toLowerCase() === 'credentials') score += 2;
   if (f.tags.some((t) => CREDENTIAL_TAGS.has(t.toLowerCase()))) score += 2;
   const words = new Set(tokenize(f.text));
-  for (const w of words) if (SIGNALS.has(w)) score += 1;
+  for (const w of words) if (SIGNALS.has(w) && !hostWords.has(w)) score += 1;
   // "API key", "ssh key", "private key", "access key": the pair is a strong sign on its own.
   if (/\b(?:api|ssh|private|access|secret|deploy|signing)[ _-]?keys?\b/i.test(f.text)) score += 1;
   if (/\b[A-Z][A-Z0-9]*_(?:TOKEN|KEY|PASSWORD|PASS|SECRET|PAT|CREDENTIALS?)\b/.test(f.text)) score += 2;

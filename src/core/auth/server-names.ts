@@ -38,7 +38,8 @@ const FINDERS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [new RegExp(String.raw`\b(?:Get|Head|Post|Put) "(${URL})"`, 'g'), 'url'],
   [new RegExp(String.raw`\b(?:login attempt to|request to|for url:?|error fetching|while fetching) (${URL})`, 'gi'), 'url'],
   [new RegExp(String.raw`\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) (${URL})`, 'g'), 'url'],
-  [new RegExp(String.raw`(?:^|\n)\s{0,8}-?\s?server: ["']?(${URL})`, 'gi'), 'url'],
+  // A kubeconfig cluster: its server, and the cluster's name as an alias (`server: https://10.0.0.1:6443` / `name: k8s-prod`).
+  [new RegExp(String.raw`(?:^|\n)\s{0,8}-?\s?server: ["']?(${URL})["']?(?:\s{0,8}\n\s{0,8}name: ([a-z0-9][\w.-]{0,62}))?`, 'gi'), 'url'],
   [new RegExp(String.raw`refers to repository \[([^\]\s]{1,300})\]`, 'gi'), 'image'],
   [new RegExp(String.raw`\b(?:token|credentials?|password|passphrase|login) for (${DOTTED})`, 'gi'), 'host'],
   // A host literal in source a tool printed (a traceback line, grep output): smtplib.SMTP("smtp.gmail.com", 587).
