@@ -142,6 +142,8 @@ describe('built-in detection', () => {
     'smtp-login-denied': 'curl: (67) Login denied',
     'login-failed': 'X Failed to log in to github.com using token (GH_TOKEN)',
     'api-not-authenticated': '{"detail":"Not authenticated"}',
+    'http-exception-status': "google.api_core.exceptions.PermissionDenied: 403 Permission 'secretmanager.versions.access' denied",
+    'credential-prompt-eof': 'User for pypi.corp.example: \nERROR: Exception:\nTraceback (most recent call last):\nEOFError: EOF when reading a line',
     'amqp-access-refused': "pika.exceptions.ProbableAuthenticationError: ConnectionClosedByBroker: (403) 'ACCESS_REFUSED - Login was refused using authentication mechanism PLAIN.'",
   };
 

@@ -108,6 +108,21 @@ describe('target: the host the agent addressed', () => {
     expect(read('', kube).target).toBe('k8s-prod.corp.example');
   });
 
+  it('reads bracketed host:port, config files shown in the turn, credential prompts and implied registries', () => {
+    expect(read('', [{ role: 'tool', content: 'Host key for [git.acme.io]:2222 has changed and you have requested strict checking.\nHost key verification failed.' }]).target).toBe('git.acme.io');
+    const tf = [{ role: 'tool', content: 'terraform {\n  backend "http" {\n    address = "https://state.acme.io/v1/stacks/net"\n  }\n}' }, ...exec('t', 'terraform init', 'Error refreshing state: HTTP remote state endpoint requires auth')];
+    expect(read('', tf).target).toBe('state.acme.io');
+    expect(read('', exec('p', 'pip install acme-utils', 'Looking in indexes: https://pypi.org/simple\nUser for pkgs.acme.io: \nERROR: Exception:\nTraceback (most recent call last):\nEOFError: EOF when reading a line'))).toMatchObject({ detected: 'credential-prompt-eof', target: 'pkgs.acme.io' });
+    expect(read('', exec('d', 'docker pull acme/worker:2', 'Error response from daemon: Head "https://registry-1.docker.io/v2/acme/worker/manifests/2": unauthorized: incorrect username or password')).target).toBe('registry-1.docker.io');
+  });
+
+  it("names an SDK's vendor from its error class or its frames when the turn names no host", () => {
+    const trace = 'Traceback (most recent call last):\n  File "/app/send.py", line 9, in <module>\n    sg.send(message)\n  File "/app/.venv/lib/python3.11/site-packages/mailjet_rest/client.py", line 88, in send\n    raise ApiError(r)\n  File "/app/.venv/lib/python3.11/site-packages/requests/models.py", line 1021, in raise_for_status\nrequests.exceptions.HTTPError: 401 Client Error: Unauthorized';
+    expect(read('', exec('s', 'python3 send.py', trace)).target).toBe('mailjet');
+    const js = 'AuthenticationError: 401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}\n    at APIError.generate (/app/node_modules/@mistral-ai/sdk/error.js:41:20)';
+    expect(read('', exec('n', 'node agent.js', js)).target).toBe('mistral');
+  });
+
   it('a proxy refusal names the proxy', () => {
     expect(read('', exec('p', 'curl -x http://proxy.corp.example:3128 https://example.org/', 'curl: (56) CONNECT tunnel failed, response 407')).target).toBe('proxy.corp.example');
     expect(read('', exec('p', 'https_proxy=http://squid.corp.example:3128 wget https://example.org/', 'Proxy tunneling failed: Proxy Authentication RequiredUnable to establish SSL connection.')).target).toBe('squid.corp.example');
@@ -127,6 +142,8 @@ describe('detection in context', () => {
     expect(read('', exec('t', 'npx vitest run', " ✓ test/auth.test.ts > returns 401 Unauthorized without a token (12 ms)\n ✓ test/auth.test.ts > returns 403 Forbidden for viewers (3 ms)")).detected).toBeNull();
     expect(read('What do these mean?\n| 401 | invalid token |\n| 403 | Forbidden |', []).detected).toBeNull();
     expect(read('', exec('r', 'gh api repos/acme/app/issues', 'HTTP 403: API rate limit exceeded for user ID 1. (https://api.github.com/repos/acme/app/issues)')).detected).toBeNull();
+    expect(read('', exec('c', 'sed -n 10,16p app/deps.py', '    if not user:\n        raise HTTPException(\n            status_code=status.HTTP_401_UNAUTHORIZED,\n            detail="Authentication required",\n        )')).detected).toBeNull();
+    expect(read('', exec('c', 'cat docs/errors.md', '## Errors\n\n- `401 Unauthorized`: the token is missing or expired\n- `403 Forbidden`: the token lacks the scope')).detected).toBeNull();
     // The agent's own prose is not a failure.
     expect(read('', [{ role: 'assistant', content: 'If the token is wrong the API answers 401 Unauthorized.' }]).detected).toBeNull();
   });

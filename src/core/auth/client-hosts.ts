@@ -11,9 +11,13 @@ import { hostOfUrl, isHostLike, normaliseHost } from './target-candidates.js';
 /** What a failure of this client is about, to match a detection's family (ssh, database, http, ...). */
 export type ClientFamily = 'ssh' | 'database' | 'http' | 'git' | 'registry' | 'mail' | 'ftp' | 'directory' | 'cloud' | 'mqtt' | 'other';
 
-/** A host named by a command line. `proxy` marks a proxy the command goes through (a 407 is about it). */
+/**
+ * A host named by a command line. `proxy` marks a proxy the command goes through (a 407 is about it);
+ * `implied` a host the command line does not write (docker.io for `docker pull nginx`).
+ */
 export interface AddressedHost {
   readonly host: string;
+  readonly implied?: boolean;
   readonly program: string;
   readonly family: ClientFamily;
   readonly proxy: boolean;
@@ -88,9 +92,9 @@ export function hostOfWord(word: string): string | null {
   return isHostLike(host) ? host : null;
 }
 
-function push(out: AddressedHost[], c: SimpleCommand, host: string | null, proxy = false, program = c.program): void {
+function push(out: AddressedHost[], c: SimpleCommand, host: string | null, proxy = false, implied = false): void {
   if (host === null || out.some((o) => o.host === host && o.proxy === proxy)) return;
-  out.push({ host, program, family: clientFamily(program), proxy, index: c.index });
+  out.push({ host, program: c.program, family: clientFamily(c.program), proxy, index: c.index, implied });
 }
 
 /** The value of `--flag value`, `--flag=value`, `-hvalue` at position i, with the number of words used. */
@@ -159,7 +163,7 @@ function registryHosts(c: SimpleCommand, out: AddressedHost[]): void {
   const container = ['docker', 'podman', 'nerdctl', 'buildah', 'crane', 'skopeo', 'oras', 'helm'].includes(c.program);
   if (container && sub === 'login') {
     const host = c.args.slice(c.args.indexOf('login') + 1).find((a, i, arr) => !a.startsWith('-') && !['-u', '--username', '-p', '--password'].includes(arr[i - 1] ?? ''));
-    push(out, c, host ? hostOfWord(host) : 'docker.io');
+    push(out, c, host ? hostOfWord(host) : 'docker.io', false, !host);
     return;
   }
   if (c.program === 'helm' && sub === 'registry') {
@@ -179,7 +183,7 @@ function registryHosts(c: SimpleCommand, out: AddressedHost[]): void {
       if ((c.program === 'skopeo' || c.program === 'crane') && !transport && !a.includes('/')) continue;
       const reg = registryOfImage(a);
       if (reg) {
-        push(out, c, reg);
+        push(out, c, reg, false, reg === 'docker.io' && !a.startsWith('docker.io/'));
         if (c.program !== 'skopeo' && c.program !== 'crane') break;
       }
     }
@@ -247,7 +251,7 @@ export function addressedHosts(c: SimpleCommand): AddressedHost[] {
       continue;
     }
     // conninfo words: host=db port=5432 (psql "host=db dbname=x")
-    for (const m of a.matchAll(/(?:^|\s)(?:host|hostaddr|server|Server|Data Source|address)\s?=\s?([^\s;,]{1,253})/g)) push(out, c, hostOfWord(m[1] ?? ''));
+    for (const m of a.matchAll(/(?:^|[\s="'])(?:host|hostaddr|server|Server|Data Source|address|endpoint|url)\s?=\s?["']?([^\s;,"']{1,253})/g)) push(out, c, hostOfWord(m[1] ?? ''));
     if (/^[a-z][a-z0-9+.-]{1,15}:\/\//i.test(a)) push(out, c, hostOfUrl(a));
   }
   // Scheme-less first operand of HTTP clients (`curl example.com/x`, httpie `http api.example.com/v1`) and

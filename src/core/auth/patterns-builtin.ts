@@ -80,8 +80,9 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('http-word-after-label', 'http',
     /\b(?:error|status|reason|message|response|failed)\s?[:=][ \t]{0,3}["']?(?:unauthori[sz]ed|forbidden)\b(?![\w-])/i,
     ['unauthori', 'forbidden']),
-  p('http-word-json', 'http', /"(?:error|message|status|reason|detail|title|msg|error_description)"\s?:\s?"(?:unauthori[sz]ed|forbidden)\b/i,
-    ['unauthori', 'forbidden']),
+  p('http-word-json', 'http', /"(?:error|message|status|reason|detail|title|msg|error_description)"\s?:\s?"(?:unauthori[sz]ed|forbidden)\b|"errors?"\s?:\s?\[\s?"(?:permission denied|missing client token|invalid token|unauthori[sz]ed|forbidden)"/i,
+    ['unauthori', 'forbidden', 'denied', 'missing client token', 'invalid token']),
+  p('http-exception-status', 'http', /\b(?:PermissionDenied|Unauthenticated|Unauthorized|Forbidden|AccessDenied)(?:Error|Exception)?: 40[13]\b/, ['401', '403']),
 
   // --- API tokens and keys ----------------------------------------------------------------------------
   p('api-invalid-key', 'api', /\b(?:invalid|incorrect|bad|wrong)[ _-]?(?:api[ _-]?key|x-api-key)\b|\b(?:api[ _-]?key|x-api-key) (?:is )?(?:invalid|not valid|expired|revoked)\b|\bAPI_KEY_INVALID\b/i,
@@ -96,6 +97,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('api-invalid-auth', 'api', /\binvalid_auth\b/i, ['invalid_']),
   p('api-auth-required', 'api', /\bauthentication required\b/i, ['authenticat']),
   p('amqp-access-refused', 'mq', /\bACCESS_REFUSED\b|\bLogin was refused\b|\bProbableAuthenticationError\b/, ['access_refused', 'login was refused', 'probableauthenticationerror']),
+  p('credential-prompt-eof', 'registry', /\bUser for [\w.:[\]-]{1,253}:\s{0,3}(?:\n[^\n]{0,200}){0,12}\bEOFError\b/, ['user for']),
   p('login-failed', 'api', /\b(?:Failed to log ?in(?: to)?|Log ?in failed|login attempt to [^\s]{1,200} failed)\b/i, ['failed to log', 'login failed', 'log in failed', 'login attempt']),
   // --- cloud CLIs --------------------------------------------------------------------------------------
   p('kubectl-logged-in', 'cloud', /\bYou must be logged in to the server\b/i, ['must be logged in']),

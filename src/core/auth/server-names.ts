@@ -16,7 +16,7 @@
 import { registryOfImage } from './client-hosts.js';
 import { hostOfUrl, isHostLike, normaliseHost, type Candidate } from './target-candidates.js';
 
-const HOST = String.raw`\[?[a-z0-9_][a-z0-9_.:-]{0,252}\]?`;
+const HOST = String.raw`(?:\[[0-9a-z_.:-]{1,253}\](?::\d{1,5})?|[a-z0-9_][a-z0-9_.:-]{0,252})`;
 const URL = String.raw`[a-z][a-z0-9+.-]{1,15}:\/\/[^\s'"<>()]{1,500}`;
 /** A host name with at least one dot (a bare word after "token for" is prose). */
 const DOTTED = String.raw`[a-z0-9][a-z0-9-]{0,62}(?:\.[a-z0-9-]{1,63}){1,10}`;
@@ -40,6 +40,10 @@ const FINDERS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [new RegExp(String.raw`\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) (${URL})`, 'g'), 'url'],
   // A kubeconfig cluster: its server, and the cluster's name as an alias (`server: https://10.0.0.1:6443` / `name: k8s-prod`).
   [new RegExp(String.raw`(?:^|\n)\s{0,8}-?\s?server: ["']?(${URL})["']?(?:\s{0,8}\n\s{0,8}name: ([a-z0-9][\w.-]{0,62}))?`, 'gi'), 'url'],
+  // A client's prompt for credentials it could not ask for: pip's "User for pypi.corp.example:".
+  [new RegExp(String.raw`\bUser for (${HOST}):`, 'g'), 'host'],
+  // A config file shown in the turn: terraform backend `address = "https://..."`, .npmrc `registry=`, pip.conf `index-url =`.
+  [new RegExp(String.raw`(?:^|\n)\s{0,12}["']?(?:address|endpoint|url|index-url|index_url|extra-index-url|registry|server|host|base_url|baseUrl|api_url|vault_addr)["']?\s{0,3}[=:]\s{0,3}["']?(${URL})`, 'gi'), 'url'],
   [new RegExp(String.raw`refers to repository \[([^\]\s]{1,300})\]`, 'gi'), 'image'],
   [new RegExp(String.raw`\b(?:token|credentials?|password|passphrase|login) for (${DOTTED})`, 'gi'), 'host'],
   // A host literal in source a tool printed (a traceback line, grep output): smtplib.SMTP("smtp.gmail.com", 587).

@@ -33,6 +33,19 @@ const SERVICE_RE = /\bfor\s+(?:the\s+)?([A-Za-z0-9][\w.-]{0,40}(?:\s[A-Za-z0-9][
 // An SDK's typed error names its service: openai.AuthenticationError, anthropic.PermissionDeniedError.
 const SDK_ERROR_RE = /\b([a-z][a-z0-9_]{1,30})\.(?:Authentication|PermissionDenied|Unauthorized|Auth|APIStatus|API)Error\b/g;
 
+// A vendor SDK in a traceback's frames: site-packages/sendgrid/..., node_modules/@anthropic-ai/sdk/...
+const SDK_PATH_RE = /(?:site-packages|dist-packages|node_modules|gems)\/(@?[a-z][\w.-]{1,40})(?:\/([a-z][\w.-]{1,40}))?\//gi;
+/** Packages every traceback passes through: HTTP clients, runtimes, frameworks; never the service. */
+const GENERIC_PACKAGES = new Set(['requests', 'urllib3', 'httpx', 'httpcore', 'aiohttp', 'anyio', 'asyncio', 'http', 'urllib', 'python_http_client', 'axios', 'node-fetch', 'undici', 'got', 'superagent', 'tslib', 'retry', 'tenacity', 'backoff', 'pydantic', 'google', 'api_core', 'grpc', 'click', 'typer', 'fastapi', 'starlette', 'django', 'flask', 'express', 'pip', '_internal', 'setuptools', 'botocore', 'boto3', 'core', 'sdk', 'lib', 'dist', 'src', 'client', 'common', 'utils']);
+
+/** The vendor of the last non-generic SDK package in a traceback (`@anthropic-ai/sdk` -> anthropic). */
+function sdkVendor(m: RegExpMatchArray): string | null {
+  const scope = (m[1] ?? '').toLowerCase();
+  const name = scope.startsWith('@') ? scope.slice(1) : scope;
+  const vendor = name.replace(/^python[-_]/, '').replace(/[-_](?:ai|sdk|api|client|node|python|js|rest|http)$/g, '').replace(/[-_](?:ai|sdk|api)$/g, '');
+  return vendor.length >= 3 && !GENERIC_PACKAGES.has(vendor) && !GENERIC_PACKAGES.has(name) ? vendor : null;
+}
+
 function findServices(text: string, offset: number): Candidate[] {
   const out: Candidate[] = [];
   for (const re of [SERVICE_RE, SDK_ERROR_RE]) {
@@ -40,6 +53,10 @@ function findServices(text: string, offset: number): Candidate[] {
       const name = (m[1] ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
       if (name !== '') out.push({ value: name, index: (m.index ?? 0) + offset, weak: false, aliases: [] });
     }
+  }
+  for (const m of text.matchAll(SDK_PATH_RE)) {
+    const vendor = sdkVendor(m);
+    if (vendor) out.push({ value: vendor, index: (m.index ?? 0) + offset, weak: false, aliases: [] });
   }
   return out;
 }
@@ -123,6 +140,8 @@ export function targetFromCommands(commands: readonly SimpleCommand[], output: s
   const direct = hosts.filter((h) => !h.proxy);
   if (direct.length === 0) return null;
   const printed = findServerNames(output, 0).map((c) => c.value);
+  // A host the command only implies (docker.io for `docker pull nginx`) yields to the endpoint the client printed.
+  if (direct.every((h) => h.implied) && printed.length > 0) return hostTarget(printed[0] as string, output);
   const chosen = direct.find((h) => printed.includes(h.host))
     ?? direct.find((h) => (SERVES[detection.family] ?? []).includes(h.family))
     ?? direct.find((h) => clientFamily(h.program) !== 'other')

@@ -17,6 +17,9 @@ const CODE = new RegExp([
   String.raw`\b(?:throw new|raise|return|abort|HTTPException|createError)\s?\(?\s?\w{0,30}(?:Error|Exception)?\s?\(\s?40[137]`,
   String.raw`\b(?:const|let|var|val|final)\s+\w+\s?=`,
   String.raw`\b(?:status|statusCode|status_code)\s?[:=]\s?40[137]\s?[,})]`,
+  String.raw`\bHTTP_40[137]_[A-Z_]+|\bstatus_code\s?=`,
+  // A keyword argument holding a message: detail="Authentication required",
+  String.raw`^\s*\w{1,40}\s?=\s?["'][^"'\n]{0,200}["'],\s*$`,
 ].join('|'), 'i');
 /** grep/ripgrep output: `src/auth.ts:12:` or `src/auth.ts-12-` at the start of the line. */
 const GREP = /^\s{0,4}(?:\.{0,2}\/)?[\w.@-]{1,80}(?:\/[\w.@-]{1,80}){0,12}\.[a-z]{1,6}[:-]\d{1,6}[:-]/i;
@@ -25,7 +28,7 @@ const TEST_LINE = /^\s{0,12}(?:[✓✔√✗✘×○↓]|PASS\b|FAIL\b|ok \d+ |n
 /** A command line the text shows (`$ mosquitto_pub -m 'HTTP 401 ...'`): the command's words, not its output. */
 const PROMPT_LINE = /^\s{0,4}(?:[$%❯]|[\w.-]{1,32}@[\w.-]{1,64}:[^\s$#]{0,120}[$#]) /;
 /** A documentation table row: `| 401 | invalid token |`. */
-const TABLE = /^\s{0,4}\|.{1,400}\|\s*$/;
+const TABLE = /^\s{0,4}\|.{1,400}\|\s*$|^\s{0,4}(?:[-*•+]|\d{1,2}\.)\s{1,3}[`*]{0,2}40[137]\b|^\s{0,3}#{1,6}\s/;
 /** A rate limit, whatever status carries it. */
 const RATE_LIMIT = /rate[ _-]?limit(?:ed|ing)?\b|\bToo Many Requests\b|\bx-ratelimit-remaining:\s?0\b|\bRateLimitExceeded\b|\bSlowDown\b|\bquota exceeded\b/i;
 
