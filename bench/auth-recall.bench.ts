@@ -93,19 +93,25 @@ const scrub = (text: string): string => {
  */
 function noFailTurn(seed: number, bytes: number, messages: number, codes: boolean): Turn {
   const r = rng(seed);
-  const msgs: { role: string; content: string }[] = [];
+  // OpenClaw's shape: each tool result follows the assistant's tool call (the reader links them).
+  const msgs: unknown[] = [];
   for (let m = 0; m < messages; m++) {
     let text = '';
     while (text.length < bytes / messages) text += (text ? '\n' : '') + buildLog(r, 20);
     const content = text.slice(0, Math.floor(bytes / messages));
-    msgs.push({ role: 'tool', content: codes ? content : scrub(content) });
+    msgs.push({ role: 'assistant', content: [{ type: 'toolCall', id: `c${m}`, name: 'exec', arguments: { command: 'npm run build && npm test' } }] });
+    msgs.push({ role: 'toolResult', toolCallId: `c${m}`, toolName: 'exec', content: [{ type: 'text', text: codes ? content : scrub(content) }] });
   }
   return { prompt: 'build the project and run the tests', messages: msgs, sessionId: `s-${seed}`, agentId: 'coder' };
 }
 
+// The host is named only by the tool call; the output ends in ssh's refusal (the reader joins them).
 const failTurn = (host: string, session: string): Turn => ({
   prompt: 'deploy the release',
-  messages: [{ role: 'tool', content: `${buildLog(rng(host.length), 30)}\n$ ssh deploy@${host} 'systemctl restart app'\ndeploy@${host}: Permission denied (publickey,password).` }],
+  messages: [
+    { role: 'assistant', content: [{ type: 'toolCall', id: 'd1', name: 'exec', arguments: { command: `ssh -o BatchMode=yes deploy@${host} 'systemctl restart app'` } }] },
+    { role: 'toolResult', toolCallId: 'd1', toolName: 'exec', content: [{ type: 'text', text: `${buildLog(rng(host.length), 30)}\nPermission denied (publickey,password).` }] },
+  ],
   sessionId: session,
   agentId: 'coder',
 });
@@ -315,7 +321,7 @@ async function failingCase(): Promise<void> {
     await Promise.all(hooks.map((h) => h.warm()));
 
     const warmTurn = failTurn(HOSTS[0] as string, 'bench-warm');
-    const warmTexts = (warmTurn.messages ?? []).map((m) => (m as { content: string }).content).concat(warmTurn.prompt ?? '');
+    const warmTexts = turnTexts({ prompt: warmTurn.prompt ?? '', messages: warmTurn.messages ?? [] });
     // Warm up: the query embedding, statements, worker JIT; one cold call per hook.
     let coldNext = 0;
     for (let i = 0; i < 30; i++) {

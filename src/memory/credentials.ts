@@ -17,7 +17,7 @@
  */
 import { credentialSignal, hostVariants, mentionsHost, type HostVariants } from '../core/auth/credential-signal.js';
 import { searchQuery } from '../core/auth/hint.js';
-import { pairedNames } from '../core/auth/memory-pairs.js';
+import { pairFinder } from '../core/auth/memory-pairs.js';
 import { RRF_K, rrf } from '../core/fusion.js';
 import type { RecallEventId } from '../core/ids.js';
 import { visibility, type Visibility } from '../core/scope.js';
@@ -133,8 +133,9 @@ function withMemoryPairs(ctx: Ctx, vis: Visibility, q: CredentialQuery): HostVar
   const parts = targetParts(direct.exact);
   if (parts.length === 0) return direct;
   const paired: string[] = [];
+  const finders = direct.exact.map(pairFinder);
   for (const { fact } of ctx.fts.search(parts, vis, { limit: 20 })) {
-    for (const h of direct.exact) for (const n of pairedNames(fact.text, h)) if (!direct.exact.includes(n) && !paired.includes(n)) paired.push(n);
+    for (const find of finders) for (const n of find(fact.text)) if (!direct.exact.includes(n) && !paired.includes(n)) paired.push(n);
     if (paired.length >= 6) break;
   }
   return paired.length === 0 ? direct : hostVariants(q.target, [...q.aliases, ...paired.slice(0, 6)]);

@@ -22,26 +22,31 @@ function clean(name: string): string | null {
   return isHostLike(h) && !NOT_NAMES.has(h) ? h : null;
 }
 
-/** Other names the text gives for `host`, right beside it (before or after). At most 4. */
-export function pairedNames(text: string, host: string): string[] {
-  const out = new Set<string>();
+const AFTER = new RegExp(`^(?:${LINK}(${IP}|${NAME})|${WORD_LINK}(${IP}|${NAME}))`, 'i');
+const BEFORE = new RegExp(`(?:^|[\\s'"(])(?:(${IP}|${NAME})${LINK}|(${IP}|${NAME})${WORD_LINK})$`, 'i');
+const hostLike = (n: string | undefined): string | undefined => (n && /[.\d-]/.test(n) ? n : undefined);
+
+/**
+ * A finder of the other names texts give for `host`, right beside it (before or after); at most 4 per
+ * text. Build it once per host and run it over many facts.
+ */
+export function pairFinder(host: string): (text: string) => string[] {
   const at = new RegExp(`(?<![\\w.-])${escape(host)}(?::\\d{1,5})?(?![\\w-]|\\.[a-z0-9])`, 'gi');
-  const after = new RegExp(`^(?:${LINK}(${IP}|${NAME})|${WORD_LINK}(${IP}|${NAME}))`, 'i');
-  const before = new RegExp(`(?:^|[\\s'"(])(?:(${IP}|${NAME})${LINK}|(${IP}|${NAME})${WORD_LINK})$`, 'i');
-  for (const m of text.slice(0, 4096).matchAll(at)) {
-    const i = m.index ?? 0;
-    const tail = text.slice(i + m[0].length, i + m[0].length + 60);
-    const head = text.slice(Math.max(0, i - 60), i);
-    const a = after.exec(tail);
-    const b = before.exec(head);
-    const hostLike = (n: string | undefined): string | undefined => (n && /[.\d-]/.test(n) ? n : undefined);
-    for (const n of [a?.[1], hostLike(a?.[2]), b?.[1], hostLike(b?.[2])]) {
-      const c = n ? clean(n) : null;
-      if (c && c !== host) out.add(c);
+  return (text) => {
+    const out = new Set<string>();
+    for (const m of text.slice(0, 4096).matchAll(at)) {
+      const i = m.index ?? 0;
+      const a = AFTER.exec(text.slice(i + m[0].length, i + m[0].length + 60));
+      const head = text.slice(Math.max(0, i - 60), i);
+      const b = BEFORE.exec(head);
+      for (const n of [a?.[1], hostLike(a?.[2]), b?.[1], hostLike(b?.[2])]) {
+        const c = n ? clean(n) : null;
+        if (c && c !== host) out.add(c);
+      }
+      const phrase = PHRASE_BEFORE.exec(head)?.[1];
+      if (phrase) out.add(phrase.toLowerCase());
+      if (out.size >= 4) break;
     }
-    const phrase = PHRASE_BEFORE.exec(head)?.[1];
-    if (phrase) out.add(phrase.toLowerCase());
-    if (out.size >= 4) break;
-  }
-  return [...out].slice(0, 4);
+    return [...out].slice(0, 4);
+  };
 }
