@@ -123,6 +123,23 @@ describe('target: the host the agent addressed', () => {
     expect(read('', exec('n', 'node agent.js', js)).target).toBe('mistral');
   });
 
+  it('reads jump hosts, IPv6, ansible inventories, SMB shares, Kafka brokers, gRPC targets and kubectl contexts', () => {
+    expect(read('', exec('j', 'ssh -J ops@jump:2222 deploy@app-3 uptime', 'ops@jump: Permission denied (publickey,password).')).target).toBe('jump');
+    expect(read('', exec('j', 'ssh -J ops@jump deploy@app-3 uptime', 'deploy@app-3: Permission denied (publickey).')).target).toBe('app-3');
+    expect(read('', exec('6', 'ssh -p 2222 admin@fd00::12 zpool status', 'admin@fd00::12: Permission denied (publickey).')).target).toBe('fd00::12');
+    expect(read('', exec('a', "ansible all -i 'nas,' -m ping", 'nas | UNREACHABLE! => {\n    "msg": "Failed to connect to the host via ssh: deploy@nas: Permission denied (publickey,password)."\n}')).target).toBe('nas');
+    expect(read('', exec('s', "smbclient //files02/backups -U 'CORP\\\\backup' -c ls", 'session setup failed: NT_STATUS_LOGON_FAILURE'))).toMatchObject({ detected: 'smb-logon-failure', target: 'files02' });
+    expect(read('', exec('k', 'kcat -P -b kafka-1.stream.example:9094 -t orders -X sasl.username=svc', '% ERROR: Local: Authentication failure: sasl_ssl://kafka-1.stream.example:9094/bootstrap: SASL authentication error')).target).toBe('kafka-1.stream.example');
+    expect(read('', exec('g', 'grpcurl -H "authorization: Bearer $T" ledger.example.net:443 ledger.v1.Ledger/List', 'ERROR:\n  Code: Unauthenticated\n  Message: invalid token'))).toMatchObject({ detected: 'grpc-unauthenticated', target: 'ledger.example.net' });
+    expect(read('', exec('c', 'kubectl --context k8s-eu get nodes', 'error: You must be logged in to the server (the server has asked for the client to provide credentials)')).target).toBe('k8s-eu');
+  });
+
+  it('takes a host the user named in prose when nothing else names one, and never a "Powered by" link', () => {
+    expect(read('How many users are in Okta (acme.okta.com)?', exec('n', 'node scripts/users.mjs', 'Error: Okta 401 Unauthorized: {"errorCode": "E0000011", "errorSummary": "Invalid token provided"}')).target).toBe('acme.okta.com');
+    const jetty = '<title>Error 401 Unauthorized</title>\n<hr/><a href="https://eclipse.org/jetty">Powered by Jetty:// 10.0.20</a>';
+    expect(read('', [...exec('a', 'curl -s -u bot:$PW https://ci.example.net:8443/job/x/build', '401'), ...exec('b', 'curl -s -u bot:$PW "$CI_URL/job/x/build"', jetty)]).target).toBe('ci.example.net');
+  });
+
   it('a proxy refusal names the proxy', () => {
     expect(read('', exec('p', 'curl -x http://proxy.corp.example:3128 https://example.org/', 'curl: (56) CONNECT tunnel failed, response 407')).target).toBe('proxy.corp.example');
     expect(read('', exec('p', 'https_proxy=http://squid.corp.example:3128 wget https://example.org/', 'Proxy tunneling failed: Proxy Authentication RequiredUnable to establish SSL connection.')).target).toBe('squid.corp.example');
@@ -144,6 +161,7 @@ describe('detection in context', () => {
     expect(read('', exec('r', 'gh api repos/acme/app/issues', 'HTTP 403: API rate limit exceeded for user ID 1. (https://api.github.com/repos/acme/app/issues)')).detected).toBeNull();
     expect(read('', exec('c', 'sed -n 10,16p app/deps.py', '    if not user:\n        raise HTTPException(\n            status_code=status.HTTP_401_UNAUTHORIZED,\n            detail="Authentication required",\n        )')).detected).toBeNull();
     expect(read('', exec('c', 'cat docs/errors.md', '## Errors\n\n- `401 Unauthorized`: the token is missing or expired\n- `403 Forbidden`: the token lacks the scope')).detected).toBeNull();
+    expect(read('', exec('c', 'sed -n 1,4p CHANGELOG.md', '## 2.4.1\n- Fix: the trigger no longer reports `401 Unauthorized` after a token rotation\n- Docs: `Permission denied (publickey)` on jump hosts')).detected).toBeNull();
     // The agent's own prose is not a failure.
     expect(read('', [{ role: 'assistant', content: 'If the token is wrong the API answers 401 Unauthorized.' }]).detected).toBeNull();
   });

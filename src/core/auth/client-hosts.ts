@@ -9,7 +9,7 @@ import type { SimpleCommand } from './shell-words.js';
 import { hostOfUrl, isHostLike, normaliseHost } from './target-candidates.js';
 
 /** What a failure of this client is about, to match a detection's family (ssh, database, http, ...). */
-export type ClientFamily = 'ssh' | 'database' | 'http' | 'git' | 'registry' | 'mail' | 'ftp' | 'directory' | 'cloud' | 'mqtt' | 'other';
+export type ClientFamily = 'ssh' | 'database' | 'http' | 'git' | 'registry' | 'mail' | 'ftp' | 'directory' | 'cloud' | 'mqtt' | 'mq' | 'other';
 
 /**
  * A host named by a command line. `proxy` marks a proxy the command goes through (a 407 is about it);
@@ -38,7 +38,10 @@ family('ftp', 'ftp lftp sftp ncftp ncftpput ncftpget');
 family('directory', 'ldapsearch ldapwhoami ldapadd ldapmodify ldapdelete ldappasswd kinit');
 family('cloud', 'aws gcloud gsutil bq az kubectl oc vault terraform tofu consul nomad doctl flyctl fly heroku vercel netlify wrangler firebase supabase stripe');
 family('mqtt', 'mosquitto_pub mosquitto_sub mosquitto_rr');
-family('other', 'nc ncat telnet openssl');
+family('other', 'nc ncat telnet openssl smbclient smbmap rpcclient mount.cifs mount');
+family('mq', 'kcat kafkacat kafka-console-producer kafka-console-consumer kafka-topics kafka-configs kafka-console-producer.sh kafka-console-consumer.sh kafka-topics.sh kafka-configs.sh kafka-consumer-groups.sh rabbitmqadmin nats amqp-publish');
+family('http', 'grpcurl evans');
+const SMB = new Set(['smbclient', 'smbmap', 'rpcclient', 'mount.cifs', 'mount', 'net']);
 
 /** The service a CLI talks to when its command line names no host (its built-in endpoint). */
 const DEFAULT_SERVICE: Readonly<Record<string, string>> = {
@@ -68,7 +71,8 @@ const HOST_FLAGS: Readonly<Record<string, readonly string[]>> = {
   directory: ['-h', '--host'],
   mqtt: ['-h', '--host'],
   mail: ['--server', '-s', '--host'],
-  other: ['-connect', '--host', '-h'],
+  other: ['-connect', '--host', '-h', '-I'],
+  mq: ['-b', '--bootstrap-server', '--broker-list', '--brokers', '-s', '--server', '-H', '--host'],
   cloud: ['--server', '-s', '--endpoint-url', '--endpoint', '-address', '--address', '--host', '-H'],
   registry: ['--registry', '--index-url', '-i', '--extra-index-url', '--repository-url', '--host', '-H'],
   http: [],
@@ -86,6 +90,8 @@ export function hostOfWord(word: string): string | null {
   if (w === '') return null;
   if (/^[a-z][a-z0-9+.-]{1,15}:\/\//i.test(w)) return hostOfUrl(w);
   const bare = w.replace(/^tcp:/i, '').replace(/^[^@\s/]{1,64}@/, '').replace(/,\d{1,5}$/, '');
+  // An unbracketed IPv6 address (fd00::12) has no port to drop.
+  if ((bare.match(/:/g) ?? []).length >= 2 && /^[0-9a-f:.]+$/i.test(bare)) return isHostLike(bare.toLowerCase()) ? bare.toLowerCase() : null;
   // mongo's "rs0/host1:27017,host2:27017": the first member.
   const member = (bare.includes('/') && !bare.startsWith('/') ? bare.slice(bare.indexOf('/') + 1) : bare).split(',')[0] ?? '';
   const host = normaliseHost(member.replace(/:[^:]*$/, (m) => (/^:\d{1,5}$/.test(m) || m === ':' ? '' : m)));
@@ -221,10 +227,32 @@ export function addressedHosts(c: SimpleCommand): AddressedHost[] {
   const fam = clientFamily(c.program);
   for (const k of HOST_ENV) if (c.env[k]) push(out, c, hostOfWord(c.env[k] as string));
   for (const k of PROXY_ENV) if (c.env[k]) push(out, c, hostOfWord(c.env[k] as string), true);
-  if (fam === 'ssh' && c.program !== 'scp' && c.program !== 'rsync' && c.program !== 'sshfs') {
+  if (fam === 'ssh' && !['scp', 'rsync', 'sshfs', 'ansible', 'ansible-playbook'].includes(c.program)) {
     const t = sshTarget(c.args);
-    const l = c.args.indexOf('-l');
-    if (t) push(out, c, hostOfWord(l >= 0 ? t : t));
+    if (t) push(out, c, hostOfWord(t));
+  }
+  // Jump hosts (`-J ops@jump:2222,bastion2`, `-o ProxyJump=...`): each is addressed too; the output says which refused.
+  for (let i = 0; i < c.args.length && fam === 'ssh'; i++) {
+    const a = c.args[i] as string;
+    const jumps = a === '-J' ? c.args[i + 1] : a.startsWith('-J') && a.length > 2 ? a.slice(2) : /^-o$/.test(a) && /^ProxyJump[= ]/i.test(c.args[i + 1] ?? '') ? (c.args[i + 1] as string).slice(10) : undefined;
+    if (jumps) for (const j of jumps.split(',')) push(out, c, hostOfWord(j));
+  }
+  // ansible's inline inventory (`-i 'nas,web1,'`) and a plain host pattern other than all/groups.
+  if (c.program === 'ansible' || c.program === 'ansible-playbook') {
+    const inv = c.args[c.args.indexOf('-i') + 1];
+    if (c.args.includes('-i') && inv?.includes(',')) for (const h of inv.split(',')) push(out, c, hostOfWord(h));
+  }
+  // SMB shares: smbclient //nas/backups, mount -t cifs //10.0.0.2/share, \\\\nas\\share
+  if (SMB.has(c.program)) {
+    for (const a of c.args) {
+      const m = /^(?:\/\/|\\\\)([^/\\\s]{1,253})[/\\]/.exec(a);
+      if (m) push(out, c, hostOfWord(m[1] ?? ''));
+    }
+  }
+  // kubectl --context/--cluster name a cluster by its kubeconfig name.
+  if (c.program === 'kubectl' || c.program === 'oc' || c.program === 'helm') {
+    const v = c.args.map((a, i) => (a === '--context' || a === '--cluster' ? c.args[i + 1] : /^--(?:context|cluster)=/.test(a) ? a.slice(a.indexOf('=') + 1) : undefined)).find(Boolean);
+    if (v && /^[a-z0-9][\w.@:-]{0,100}$/i.test(v)) push(out, c, v.toLowerCase());
   }
   if (c.program === 'scp' || c.program === 'rsync' || c.program === 'sshfs' || c.program === 'sftp') remoteOperands(c, out);
   if (c.program === 'git') {

@@ -39,6 +39,9 @@ export function hostVariants(target: string, aliases: readonly string[]): HostVa
   const exact = [...new Set([target, ...aliases].map((h) => h.toLowerCase()).filter((h) => h !== ''))];
   const short = new Set<string>();
   for (const h of exact) {
+    // A vendor's package name often carries a suffix its facts do not: mistralai -> mistral, togetherai -> together.
+    const vendor = /^([a-z][a-z0-9]{4,30}?)(?:ai|io|hq|labs|sdk)$/.exec(h)?.[1];
+    if (vendor && !h.includes('.')) short.add(vendor);
     if (isIp(h) || !h.includes('.')) continue;
     const labels = h.split('.');
     const first = labels[0] as string;

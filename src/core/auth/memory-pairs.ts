@@ -9,7 +9,7 @@ import { isHostLike, normaliseHost } from './target-candidates.js';
 const IP = String.raw`(?:\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){2,7}\]?)`;
 const NAME = String.raw`[a-z0-9][a-z0-9-]{0,62}(?:\.[a-z0-9-]{1,63}){0,10}`;
 /** Punctuation linking two names of one machine: "name (ip)", "name=ip", "name/ip". */
-const LINK = String.raw`\s{0,3}(?:\(|\[|=|->|=>|:|,|/)\s{0,3}`;
+const LINK = String.raw`\s{0,3}(?:\(\[?|\[|=|->|=>|:|,|/)\s{0,3}`;
 /** Words linking them: only between host-like names ("db-prod.internal resolves to 10.20.0.5", not "the VIP is ..."). */
 const WORD_LINK = String.raw`\s(?:resolves to|resolved to|is at|lives at|at|is|aka|a\.k\.a\.|alias|points to)\s`;
 /** A descriptive name of two or three words before a parenthesised address: "the staging registry (10.20.9.50)". */

@@ -53,7 +53,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('rsync-auth-failed', 'ssh', /\bauth failed on module\b/i, ['auth failed']),
 
   // --- generic SSH/API wording (spec list) --------------------------------------------------------
-  p('auth-failed', 'ssh', /\bAuthentication failed\b/i, ['authenticat']),
+  p('auth-failed', 'ssh', /\bAuthentication (?:failed|failure|error)\b/i, ['authenticat']),
 
   // --- git over HTTPS -------------------------------------------------------------------------------
   p('git-https-auth-failed', 'git', /\bfatal: Authentication failed for '[^'\n]{1,300}'/i, ['authenticat']),
@@ -89,12 +89,14 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
     ['api key', 'api_key', 'api-key', 'apikey', 'x-api-key']),
   p('api-missing-key', 'api', /\b(?:(?:didn't|did not) provide an API key|No API key (?:provided|found)|Missing (?:API key|bearer|authentication token|credentials|Authorization header)|(?:API key|x-api-key header) (?:is )?(?:missing|required))\b/i,
     ['api key', 'x-api-key', 'missing bearer', 'missing authentication', 'missing credentials', 'missing authorization']),
-  p('api-authentication-error', 'api', /\b(?:authentication_error|permission_error|AuthenticationError|PermissionDeniedError)\b/, ['authentication_error', 'permission_error', 'authenticationerror', 'permissiondeniederror']),
+  p('api-authentication-error', 'api', /\b(?:authentication_error|permission_error|AuthenticationError|PermissionDeniedError|InvalidCredentialsError)\b|\.UnauthorizedError\b|\bcredentials were rejected\b/, ['authentication_error', 'permission_error', 'authenticationerror', 'permissiondeniederror', 'invalidcredentialserror', 'unauthorizederror', 'credentials were rejected']),
+  p('grpc-unauthenticated', 'api', /\b(?:Code: (?:Unauthenticated|PermissionDenied)|code = (?:Unauthenticated|PermissionDenied)|StatusCode\.(?:UNAUTHENTICATED|PERMISSION_DENIED))\b/, ['code: unauthenticated', 'code: permissiondenied', 'code = unauthenticated', 'code = permissiondenied', 'statuscode.unauthenticated', 'statuscode.permission_denied']),
+  p('smb-logon-failure', 'ssh', /\bNT_STATUS_(?:LOGON_FAILURE|WRONG_PASSWORD|ACCOUNT_LOCKED_OUT|ACCESS_DENIED|PASSWORD_EXPIRED|ACCOUNT_DISABLED)\b/, ['nt_status_']),
   p('api-token-expired', 'api', /\b(?:(?:access |auth |bearer |id |refresh )?token (?:has |is )?expired|expired token)\b/i,
     ['token expired', 'token has expired', 'token is expired', 'expired token']),
   p('api-token-invalid', 'api', /\b(?:token (?:in [\w$.-]{1,40} )?(?:is )?invalid|invalid (?:access |auth |bearer |id |refresh )?token|invalid_token)\b/i,
     ['token invalid', 'token is invalid', 'invalid token', 'invalid access token', 'invalid auth token', 'invalid bearer token', 'invalid id token', 'invalid refresh token', 'invalid_']),
-  p('api-invalid-auth', 'api', /\binvalid_auth\b/i, ['invalid_']),
+  p('api-invalid-auth', 'api', /\b(?:invalid_auth|not_authed|token_revoked|account_inactive)\b/i, ['invalid_', 'not_authed', 'token_revoked', 'account_inactive']),
   p('api-auth-required', 'api', /\bauthentication required\b/i, ['authenticat']),
   p('amqp-access-refused', 'mq', /\bACCESS_REFUSED\b|\bLogin was refused\b|\bProbableAuthenticationError\b/, ['access_refused', 'login was refused', 'probableauthenticationerror']),
   p('credential-prompt-eof', 'registry', /\bUser for [\w.:[\]-]{1,253}:\s{0,3}(?:\n[^\n]{0,200}){0,12}\bEOFError\b/, ['user for']),
@@ -128,6 +130,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   // --- OAuth ------------------------------------------------------------------------------------------------
   p('oauth-error', 'oauth', /\b(?:invalid_client|invalid_grant|unauthorized_client)\b/i, ['invalid_', 'unauthori']),
 
+  p('permission-to-view', 'git', /\b(?:you )?(?:don't|do not) have (?:the )?permission to (?:view|access|read)\b|(?:^|\n)\s{0,4}Access Denied\.(?=\s|$)/i, ['permission to', 'access denied']),
   p('api-not-authenticated', 'api', /\b(?:Please (?:re-?)?authenticate|Not authenticated|Authentication credentials were not provided|You are not (?:authenticated|logged in)|You (?:must|need to) (?:be logged in|log ?in|authenticate))\b/i,
     ['authenticate', 'not authenticated', 'authentication credentials', 'not logged in', 'must be logged in', 'need to be logged in', 'must log', 'need to log', 'must login', 'need to login']),
   // Last, so a tool-specific wording at the same position (LDAP's "Invalid credentials (49)") names the tool.

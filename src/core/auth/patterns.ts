@@ -95,7 +95,7 @@ function firstMeant(re: RegExp, text: string): RegExpExecArray | null {
     const m = g.exec(text);
     if (!m) return null;
     if (m[0] === '') g.lastIndex++;
-    if (!inCodeOrListing(text, m.index) && !isRateLimit(text, m.index, m[0])) return m;
+    if (!inCodeOrListing(text, m.index, m[0].length) && !isRateLimit(text, m.index, m[0])) return m;
   }
   return null;
 }

@@ -40,6 +40,9 @@ const FINDERS: ReadonlyArray<readonly [RegExp, Kind]> = [
   [new RegExp(String.raw`\b(?:GET|POST|PUT|PATCH|DELETE|HEAD) (${URL})`, 'g'), 'url'],
   // A kubeconfig cluster: its server, and the cluster's name as an alias (`server: https://10.0.0.1:6443` / `name: k8s-prod`).
   [new RegExp(String.raw`(?:^|\n)\s{0,8}-?\s?server: ["']?(${URL})["']?(?:\s{0,8}\n\s{0,8}name: ([a-z0-9][\w.-]{0,62}))?`, 'gi'), 'url'],
+  // composer: The 'https://repo.packagist.com/...' URL required authentication; ansible: `nas | UNREACHABLE! =>`.
+  [new RegExp(String.raw`'(${URL})' URL required authentication`, 'gi'), 'url'],
+  [new RegExp(String.raw`(?:^|\n)(${HOST}) \| (?:UNREACHABLE|FAILED)!`, 'g'), 'host'],
   // A client's prompt for credentials it could not ask for: pip's "User for pypi.corp.example:".
   [new RegExp(String.raw`\bUser for (${HOST}):`, 'g'), 'host'],
   // A config file shown in the turn: terraform backend `address = "https://..."`, .npmrc `registry=`, pip.conf `index-url =`.

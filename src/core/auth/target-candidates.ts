@@ -62,7 +62,7 @@ const LABEL = String.raw`[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?`;
 const HOSTNAME = String.raw`(?:${LABEL}\.){0,10}${LABEL}`;
 // A hostname written right before the IP it resolved to: "db.prod (10.0.0.5)", "host db.prod [10.0.0.5]",
 // "example.com (example.com)|93.184.216.34|", "db.prod/10.0.0.5", "'db.prod,10.0.0.5'".
-const PAIRED_BEFORE = new RegExp(String.raw`(?:^|[\s'"])(${HOSTNAME})\.?["']?(?: \([^()\s]{1,253}\))?[ \t]?[(\[|/,][ \t]?$`, 'i');
+const PAIRED_BEFORE = new RegExp(String.raw`(?:^|[\s'"(])(${HOSTNAME})\.?["']?(?: \([^()\s]{1,253}\))?[ \t]?[(\[|/,][ \t]?$`, 'i');
 
 function pairedHost(text: string, ipIndex: number): string | null {
   const before = text.slice(Math.max(0, ipIndex - 300), ipIndex);
@@ -140,8 +140,8 @@ export function findUserHosts(text: string, offset: number): Candidate[] {
   return out;
 }
 
-const URL_RE = new RegExp(String.raw`\b[a-z][a-z0-9+.-]{1,15}:\/\/(?:[^\s/@'"<>]{1,256}@)?(\[[0-9a-f:.]{2,45}\]|${HOSTNAME})\.?(?::\d{1,5})?`, 'gi');
-const DOC_LEAD = /\b(?:see|visit|read|refer to|documentation|docs|more info(?:rmation)?|learn more|details|help|troubleshoot\w*|for more|go to|check|find (?:your|an?|the) [\w -]{0,30}|get (?:your|an?|a new|the) [\w -]{0,30}|create (?:your|an?|a new|the) [\w -]{0,30}|generate (?:your|an?|a new|the) [\w -]{0,30})\b[^\n]{0,40}$|\b(?:at|here):?\s{0,2}[<([]?$/i;
+const URL_RE = new RegExp(String.raw`\b[a-z][a-z0-9+._-]{1,15}:\/\/(?:[^\s/@'"<>]{1,256}@)?(\[[0-9a-f:.]{2,45}\]|${HOSTNAME})\.?(?::\d{1,5})?`, 'gi');
+const DOC_LEAD = /\b(?:see|visit|read|refer to|documentation|docs|more info(?:rmation)?|learn more|details|help|troubleshoot\w*|for more|go to|check|find (?:your|an?|the) [\w -]{0,30}|get (?:your|an?|a new|the) [\w -]{0,30}|create (?:your|an?|a new|the) [\w -]{0,30}|generate (?:your|an?|a new|the) [\w -]{0,30})\b[^\n]{0,40}$|\b(?:at|here):?\s{0,2}[<([]?$|\bhref=["']?$|\bPowered by\b[^\n]{0,60}$/i;
 const DOC_HOST = /^(?:docs|doc|help|learn|support|developer|developers|kb|console|dashboard|platform|portal|status|community|forum|blog)\.|^aka\.ms$|^(?:www\.)?(?:npmjs\.com|pypi\.org|stackoverflow\.com)$/;
 const DOC_PATH = /^[a-z][a-z0-9+.-]{1,15}:\/\/[^\s/]{1,300}\/(?:[a-z]{2}(?:-[a-z]{2})?\/)?(?:docs?|documentation|help|support|account|settings|api-keys|keys|billing|signup|login|troubleshooting|reference|articles|guides?|learn|blog|faq|package|packages|user\/settings|profile)(?:[/?#.]|$)/i;
 
@@ -155,6 +155,26 @@ export function findUrlHosts(text: string, offset: number): Candidate[] {
     const { before } = lineAround(text, index);
     const weak = DOC_HOST.test(host) || DOC_PATH.test(m[0] + text.slice(index + m[0].length, index + m[0].length + 60)) || DOC_LEAD.test(before.slice(-80));
     out.push({ value: host, index: index + offset, weak, aliases: [] });
+  }
+  return out;
+}
+
+/** Top-level labels of real host names (and the private ones teams use), so a bare dotted word is a host. */
+const HOST_TLDS = new Set(('com net org io dev ai co app cloud tech info biz me us uk de fr eu nl se no fi dk ch at be es it pl cz jp cn in br au ca ru ' +
+  'gov edu mil int internal local lan corp example test localdomain intranet home arpa').split(' '));
+const BARE_HOST_RE = new RegExp(String.raw`(?<![\w.@/:$-])((?:${LABEL}\.){1,10}([a-z]{2,24}))(?![\w(-]|\.[a-z0-9])`, 'g');
+
+/**
+ * Host names written bare in text ("in Okta (acme.okta.com)?", "the nas at nas.lan"): dotted, ending in a
+ * real or private top-level label, lower case, not a URL's, an email's or a path's part, not a dotted code
+ * name (`os.environ`, `org.apache.kafka.Client`). The weakest named candidate.
+ */
+export function findBareHosts(text: string, offset: number): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(BARE_HOST_RE)) {
+    const host = m[1] ?? '';
+    if (!HOST_TLDS.has(m[2] ?? '') || FILE_LIKE.test(host) || host !== host.toLowerCase()) continue;
+    out.push({ value: normaliseHost(host), index: (m.index ?? 0) + offset, weak: false, aliases: [] });
   }
   return out;
 }

@@ -16,7 +16,7 @@ import type { Detection } from './patterns.js';
 import { MAX_SCAN_CHARS } from './patterns.js';
 import { findServerNames } from './server-names.js';
 import type { SimpleCommand } from './shell-words.js';
-import { findIps, findUrlHosts, findUserHosts, normaliseHost, type Candidate } from './target-candidates.js';
+import { findBareHosts, findIps, findUrlHosts, findUserHosts, normaliseHost, type Candidate } from './target-candidates.js';
 
 /** What failed: `target` names the hint header, the per-session counter and the search. */
 export interface Target {
@@ -31,12 +31,12 @@ const NEAR_CHARS = 2_000;
 
 const SERVICE_RE = /\bfor\s+(?:the\s+)?([A-Za-z0-9][\w.-]{0,40}(?:\s[A-Za-z0-9][\w.-]{0,40}){0,2}?)\s+service\b/gi;
 // An SDK's typed error names its service: openai.AuthenticationError, anthropic.PermissionDeniedError.
-const SDK_ERROR_RE = /\b([a-z][a-z0-9_]{1,30})\.(?:Authentication|PermissionDenied|Unauthorized|Auth|APIStatus|API)Error\b/g;
+const SDK_ERROR_RE = /(?<![\w.])([a-z][a-z0-9_]{1,30})(?:\.[a-z_][\w]{0,40}){0,4}\.(?:Authentication|PermissionDenied|Unauthorized|Auth|APIStatus|API|SDK)Error\b/g;
 
 // A vendor SDK in a traceback's frames: site-packages/sendgrid/..., node_modules/@anthropic-ai/sdk/...
 const SDK_PATH_RE = /(?:site-packages|dist-packages|node_modules|gems)\/(@?[a-z][\w.-]{1,40})(?:\/([a-z][\w.-]{1,40}))?\//gi;
 /** Packages every traceback passes through: HTTP clients, runtimes, frameworks; never the service. */
-const GENERIC_PACKAGES = new Set(['requests', 'urllib3', 'httpx', 'httpcore', 'aiohttp', 'anyio', 'asyncio', 'http', 'urllib', 'python_http_client', 'axios', 'node-fetch', 'undici', 'got', 'superagent', 'tslib', 'retry', 'tenacity', 'backoff', 'pydantic', 'google', 'api_core', 'grpc', 'click', 'typer', 'fastapi', 'starlette', 'django', 'flask', 'express', 'pip', '_internal', 'setuptools', 'botocore', 'boto3', 'core', 'sdk', 'lib', 'dist', 'src', 'client', 'common', 'utils']);
+const GENERIC_PACKAGES = new Set(['error', 'errors', 'exceptions', 'models', 'requests', 'urllib3', 'httpx', 'httpcore', 'aiohttp', 'anyio', 'asyncio', 'http', 'urllib', 'python_http_client', 'axios', 'node-fetch', 'undici', 'got', 'superagent', 'tslib', 'retry', 'tenacity', 'backoff', 'pydantic', 'google', 'api_core', 'grpc', 'click', 'typer', 'fastapi', 'starlette', 'django', 'flask', 'express', 'pip', '_internal', 'setuptools', 'botocore', 'boto3', 'core', 'sdk', 'lib', 'dist', 'src', 'client', 'common', 'utils']);
 
 /** The vendor of the last non-generic SDK package in a traceback (`@anthropic-ai/sdk` -> anthropic). */
 function sdkVendor(m: RegExpMatchArray): string | null {
@@ -51,7 +51,7 @@ function findServices(text: string, offset: number): Candidate[] {
   for (const re of [SERVICE_RE, SDK_ERROR_RE]) {
     for (const m of text.matchAll(re)) {
       const name = (m[1] ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
-      if (name !== '') out.push({ value: name, index: (m.index ?? 0) + offset, weak: false, aliases: [] });
+      if (name !== '' && !GENERIC_PACKAGES.has(name) && name !== 'self' && name !== 'this') out.push({ value: name, index: (m.index ?? 0) + offset, weak: false, aliases: [] });
     }
   }
   for (const m of text.matchAll(SDK_PATH_RE)) {
@@ -68,6 +68,7 @@ const NAMED_TIERS: readonly Tier[] = [
   ['host', findUserHosts],
   ['url', (t, o) => findUrlHosts(t, o).filter((c) => !c.weak)],
   ['service', findServices],
+  ['host', findBareHosts],
 ];
 /** Documentation and account links: a target only when nothing in the whole turn names another. */
 const ALL_TIERS: readonly Tier[] = [...NAMED_TIERS, ['url', findUrlHosts]];
@@ -139,7 +140,7 @@ export function targetFromCommands(commands: readonly SimpleCommand[], output: s
   }
   const direct = hosts.filter((h) => !h.proxy);
   if (direct.length === 0) return null;
-  const printed = findServerNames(output, 0).map((c) => c.value);
+  const printed = [...findServerNames(output, 0), ...findUserHosts(output, 0)].map((c) => c.value);
   // A host the command only implies (docker.io for `docker pull nginx`) yields to the endpoint the client printed.
   if (direct.every((h) => h.implied) && printed.length > 0) return hostTarget(printed[0] as string, output);
   const chosen = direct.find((h) => printed.includes(h.host))

@@ -16,7 +16,6 @@ const CODE = new RegExp([
   String.raw`\b(?:HttpStatus|HTTPStatus|StatusCodes?|http\.Status)\.?\w{0,20}(?:UNAUTHORIZED|FORBIDDEN|Unauthorized|Forbidden)`,
   String.raw`\b(?:throw new|raise|return|abort|HTTPException|createError)\s?\(?\s?\w{0,30}(?:Error|Exception)?\s?\(\s?40[137]`,
   String.raw`\b(?:const|let|var|val|final)\s+\w+\s?=`,
-  String.raw`\b(?:status|statusCode|status_code)\s?[:=]\s?40[137]\s?[,})]`,
   String.raw`\bHTTP_40[137]_[A-Z_]+|\bstatus_code\s?=`,
   // A keyword argument holding a message: detail="Authentication required",
   String.raw`^\s*\w{1,40}\s?=\s?["'][^"'\n]{0,200}["'],\s*$`,
@@ -26,7 +25,7 @@ const GREP = /^\s{0,4}(?:\.{0,2}\/)?[\w.@-]{1,80}(?:\/[\w.@-]{1,80}){0,12}\.[a-z
 /** A test runner's result line: `✓ returns 401 Unauthorized (3 ms)`, `PASS`, `ok 3 - ...`. */
 const TEST_LINE = /^\s{0,12}(?:[✓✔√✗✘×○↓]|PASS\b|FAIL\b|ok \d+ |not ok \d+ |\[(?:PASS|FAIL|OK)\]|-\s\[[ x]\])|\(\d+(?:\.\d+)? ?m?s\)\s*$| › /;
 /** A command line the text shows (`$ mosquitto_pub -m 'HTTP 401 ...'`): the command's words, not its output. */
-const PROMPT_LINE = /^\s{0,4}(?:[$%❯]|[\w.-]{1,32}@[\w.-]{1,64}:[^\s$#]{0,120}[$#]) /;
+const PROMPT_LINE = /^\s{0,4}(?:[$❯]|[\w.-]{1,32}@[\w.-]{1,64}:[^\s$#]{0,120}[$#]) /;
 /** A documentation table row: `| 401 | invalid token |`. */
 const TABLE = /^\s{0,4}\|.{1,400}\|\s*$|^\s{0,4}(?:[-*•+]|\d{1,2}\.)\s{1,3}[`*]{0,2}40[137]\b|^\s{0,3}#{1,6}\s/;
 /** A rate limit, whatever status carries it. */
@@ -39,8 +38,18 @@ function lineAt(text: string, index: number): string {
   return text.slice(Math.max(start, index - 400), Math.min(end, index + 400));
 }
 
-/** True when the match at `index` sits in code, grep output, a test listing or a docs table. */
-export function inCodeOrListing(text: string, index: number): boolean {
+/** True when the match is quoted as inline code (`` `401 Unauthorized` `` in a changelog or a README). */
+function inBackticks(text: string, index: number, length: number): boolean {
+  const before = text.slice(Math.max(0, index - 40), index);
+  const open = before.lastIndexOf('`');
+  if (open < 0 || before.slice(open).includes('\n')) return false;
+  const close = text.indexOf('`', index + length);
+  return close >= 0 && close - (index + length) <= 40 && !text.slice(index + length, close).includes('\n');
+}
+
+/** True when the match at `index` sits in code, grep output, a test listing, a docs table or inline code quotes. */
+export function inCodeOrListing(text: string, index: number, length = 0): boolean {
+  if (inBackticks(text, index, length)) return true;
   const line = lineAt(text, index);
   return GREP.test(line) || PROMPT_LINE.test(line) || TABLE.test(line) || TEST_LINE.test(line) || CODE.test(line);
 }
