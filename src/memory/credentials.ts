@@ -24,6 +24,7 @@ import { visibility, type Visibility } from '../core/scope.js';
 import { parseQuery, type QueryPart } from '../core/text.js';
 import type { Caller, Fact, RecallWhy, VaultType } from '../core/types.js';
 import type { Ctx } from './context.js';
+import type { FtsHit } from '../store/search.js';
 import { recordRecall } from './recall.js';
 import type { Semantic } from './semantic.js';
 
@@ -65,14 +66,25 @@ export interface CredentialOptions {
 export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Caller, options: CredentialOptions): Promise<CredentialRecall> {
   const vis = visibility(caller, { forHint: true });
   const depth = Math.max(options.limit * 4, 20);
-  const variants = withMemoryPairs(ctx, vis, q);
   // A turn never waits on the embedding model: an uncached query is embedded in the background for the
   // next failing turn, and this one answers from full text. The vector query is the spec's (target and
   // the credential terms, no aliases), the one precomputed for every host a credential fact names.
   const vectorQuery = searchQuery({ target: q.target, kind: 'host', aliases: [] });
   const vectorLeg = options.semantic?.searchIfCached(vectorQuery, depth, { visibility: vis, includeSuperseded: false, credentialsOnly: true }, options.vectorDeadlineMs) ?? null;
-  const parts = targetParts([...variants.exact, ...variants.short]);
-  const fts = parts.length > 0 ? ctx.fts.search(parts, vis, { limit: depth, credentialsOnly: true }) : [];
+  const search = (v: HostVariants): FtsHit[] => {
+    const parts = targetParts([...v.exact, ...v.short]);
+    return parts.length > 0 ? ctx.fts.search(parts, vis, { limit: depth, credentialsOnly: true }) : [];
+  };
+  let variants = hostVariants(q.target, q.aliases);
+  let fts = search(variants);
+  // Names memory pairs with the target are looked up only when the names the turn gave leave the hint short.
+  if (fts.filter((h) => hintOrder(h.fact, variants) === 0).length < options.limit) {
+    const paired = withMemoryPairs(ctx, vis, q, variants);
+    if (paired !== variants) {
+      variants = paired;
+      fts = search(variants);
+    }
+  }
   const vec = vectorLeg ? await vectorLeg : null;
   const near = vec?.hits?.filter((h) => h.similarity >= MIN_SIMILARITY) ?? [];
   const similarity = new Map<string, number>();
@@ -128,8 +140,7 @@ function hintOrder(f: Fact, variants: HostVariants): number | null {
  * resolves to 10.20.0.5", "the staging registry (10.20.9.50)") says they are one machine, so a credential
  * filed under the other name is found too (src/core/auth/memory-pairs.ts).
  */
-function withMemoryPairs(ctx: Ctx, vis: Visibility, q: CredentialQuery): HostVariants {
-  const direct = hostVariants(q.target, q.aliases);
+function withMemoryPairs(ctx: Ctx, vis: Visibility, q: CredentialQuery, direct: HostVariants): HostVariants {
   const parts = targetParts(direct.exact);
   if (parts.length === 0) return direct;
   const paired: string[] = [];
