@@ -4,7 +4,7 @@
  * detection, target and hint contents; also scores a plain literal baseline of the spec's pattern
  * list and target rule, computed here.
  *
- *   node --import tsx bench/auth-turns-eval.ts [dev|test|all|holdout] [--semantic] [--store] [--dist] [--json FILE] [--verbose]
+ *   node --import tsx bench/auth-turns-eval.ts [dev|test|all|holdout|holdout2] [--semantic] [--store] [--dist] [--json FILE] [--verbose]
  *
  * --semantic  pass --semantic to auth-recall check (loads the local embedding model, vector leg)
  * --store     store the facts one `hybrid-mem store` per fact (default: one `hybrid-mem import`)
@@ -14,7 +14,8 @@
  * --verbose   list every miss with what was expected and what came back
  *
  * holdout: holdout.jsonl against its own corpus holdout-facts.json (written after the code was tuned on
- * dev/test, scored once; see the set's README); dev, test and all use facts.json.
+ * dev/test, scored once; see the set's README); holdout2: holdout2.jsonl against holdout2-facts.json (a second
+ * fresh split, written after the code was tuned on dev/test/holdout, scored once); dev, test and all use facts.json.
  *
  * The set's format and label rules: test/fixtures/auth-turns/README.md.
  */
@@ -65,8 +66,8 @@ interface Result {
 const args = process.argv.slice(2);
 const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--json');
 const split = positional[0] ?? 'dev';
-if (!['dev', 'test', 'all', 'holdout'].includes(split)) {
-  console.error(`usage: node --import tsx bench/auth-turns-eval.ts [dev|test|all|holdout] [--semantic] [--store] [--dist] [--json FILE] [--verbose]`);
+if (!['dev', 'test', 'all', 'holdout', 'holdout2'].includes(split)) {
+  console.error(`usage: node --import tsx bench/auth-turns-eval.ts [dev|test|all|holdout|holdout2] [--semantic] [--store] [--dist] [--json FILE] [--verbose]`);
   process.exit(1);
 }
 const semantic = args.includes('--semantic');
@@ -75,7 +76,8 @@ const verbose = args.includes('--verbose');
 const fromDist = args.includes('--dist');
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 
-const facts = JSON.parse(readFileSync(join(SET, split === 'holdout' ? 'holdout-facts.json' : 'facts.json'), 'utf8')) as Fact[];
+const factsFile = split === 'holdout' ? 'holdout-facts.json' : split === 'holdout2' ? 'holdout2-facts.json' : 'facts.json';
+const facts = JSON.parse(readFileSync(join(SET, factsFile), 'utf8')) as Fact[];
 const readTurns = (name: string): Turn[] =>
   readFileSync(join(SET, `${name}.jsonl`), 'utf8')
     .split('\n')
