@@ -140,6 +140,10 @@ describe('target: the host the agent addressed', () => {
     expect(read('', [...exec('a', 'curl -s -u bot:$PW https://ci.example.net:8443/job/x/build', '401'), ...exec('b', 'curl -s -u bot:$PW "$CI_URL/job/x/build"', jetty)]).target).toBe('ci.example.net');
   });
 
+  it('reads the command inside docker exec / run', () => {
+    expect(read('', exec('d', 'docker exec -i mssql-tools /opt/mssql-tools18/bin/sqlcmd -S sql-fin.example.net,1433 -U etl -Q "select 1"', "Login failed for user 'etl'.")).target).toBe('sql-fin.example.net');
+  });
+
   it('a proxy refusal names the proxy', () => {
     expect(read('', exec('p', 'curl -x http://proxy.corp.example:3128 https://example.org/', 'curl: (56) CONNECT tunnel failed, response 407')).target).toBe('proxy.corp.example');
     expect(read('', exec('p', 'https_proxy=http://squid.corp.example:3128 wget https://example.org/', 'Proxy tunneling failed: Proxy Authentication RequiredUnable to establish SSL connection.')).target).toBe('squid.corp.example');
@@ -162,6 +166,14 @@ describe('detection in context', () => {
     expect(read('', exec('c', 'sed -n 10,16p app/deps.py', '    if not user:\n        raise HTTPException(\n            status_code=status.HTTP_401_UNAUTHORIZED,\n            detail="Authentication required",\n        )')).detected).toBeNull();
     expect(read('', exec('c', 'cat docs/errors.md', '## Errors\n\n- `401 Unauthorized`: the token is missing or expired\n- `403 Forbidden`: the token lacks the scope')).detected).toBeNull();
     expect(read('', exec('c', 'sed -n 1,4p CHANGELOG.md', '## 2.4.1\n- Fix: the trigger no longer reports `401 Unauthorized` after a token rotation\n- Docs: `Permission denied (publickey)` on jump hosts')).detected).toBeNull();
+    const diff = 'diff --git a/src/auth.ts b/src/auth.ts\n@@ -18,4 +18,4 @@\n-      return res.status(401).send("Unauthorized");\n+      throw new HttpError(401, "Unauthorized: missing bearer token");';
+    expect(read('', exec('d', 'git diff main -- src/auth.ts', diff)).detected).toBeNull();
+    // A failure the agent already got past: the retry to the same host succeeded.
+    const retry = [...exec('a', 'psql -h pg-main.example.net -U app -c "select 1"', 'psql: error: FATAL:  password authentication failed for user "app"'), ...exec('b', 'PGPASSWORD=$RIGHT psql -h pg-main.example.net -U app -c "select 1"', ' ?column? \n----------\n        1\n(1 row)')];
+    expect(read('', retry).detected).toBeNull();
+    // A bare status after an HTTP client is a failure; the same number after another command is not.
+    expect(read('', exec('c', "curl -s -o /dev/null -w '%{http_code}' -X POST https://ci.example.net/job/x/build", '401'))).toMatchObject({ detected: 'http-bare-status', target: 'ci.example.net' });
+    expect(read('', exec('w', 'wc -l access.log', '401')).detected).toBeNull();
     // The agent's own prose is not a failure.
     expect(read('', [{ role: 'assistant', content: 'If the token is wrong the API answers 401 Unauthorized.' }]).detected).toBeNull();
   });

@@ -36,7 +36,7 @@ family('registry', 'npm pnpm yarn pip pip3 twine poetry uv docker podman nerdctl
 family('mail', 'swaks msmtp sendmail mutt');
 family('ftp', 'ftp lftp sftp ncftp ncftpput ncftpget');
 family('directory', 'ldapsearch ldapwhoami ldapadd ldapmodify ldapdelete ldappasswd kinit');
-family('cloud', 'aws gcloud gsutil bq az kubectl oc vault terraform tofu consul nomad doctl flyctl fly heroku vercel netlify wrangler firebase supabase stripe');
+family('cloud', 'hcloud aws gcloud gsutil bq az kubectl oc vault terraform tofu consul nomad doctl flyctl fly heroku vercel netlify wrangler firebase supabase stripe');
 family('mqtt', 'mosquitto_pub mosquitto_sub mosquitto_rr');
 family('other', 'nc ncat telnet openssl smbclient smbmap rpcclient mount.cifs mount');
 family('mq', 'kcat kafkacat kafka-console-producer kafka-console-consumer kafka-topics kafka-configs kafka-console-producer.sh kafka-console-consumer.sh kafka-topics.sh kafka-configs.sh kafka-consumer-groups.sh rabbitmqadmin nats amqp-publish');
@@ -45,7 +45,7 @@ const SMB = new Set(['smbclient', 'smbmap', 'rpcclient', 'mount.cifs', 'mount', 
 
 /** The service a CLI talks to when its command line names no host (its built-in endpoint). */
 const DEFAULT_SERVICE: Readonly<Record<string, string>> = {
-  az: 'azure', aws: 'aws', gcloud: 'gcp', gsutil: 'gcp', bq: 'gcp', gh: 'github.com', glab: 'gitlab.com', heroku: 'heroku',
+  az: 'azure', aws: 'aws', hcloud: 'hetzner', gcloud: 'gcp', gsutil: 'gcp', bq: 'gcp', gh: 'github.com', glab: 'gitlab.com', heroku: 'heroku',
   doctl: 'digitalocean', flyctl: 'fly.io', fly: 'fly.io', vercel: 'vercel', netlify: 'netlify', wrangler: 'cloudflare',
   firebase: 'firebase', supabase: 'supabase', stripe: 'stripe', openai: 'openai', anthropic: 'anthropic', hf: 'huggingface',
   'huggingface-cli': 'huggingface', ibmcloud: 'ibm cloud', oci: 'oracle cloud', linode: 'linode', vultr: 'vultr', twilio: 'twilio',
@@ -73,7 +73,7 @@ const HOST_FLAGS: Readonly<Record<string, readonly string[]>> = {
   mail: ['--server', '-s', '--host'],
   other: ['-connect', '--host', '-h', '-I'],
   mq: ['-b', '--bootstrap-server', '--broker-list', '--brokers', '-s', '--server', '-H', '--host'],
-  cloud: ['--server', '-s', '--endpoint-url', '--endpoint', '-address', '--address', '--host', '-H'],
+  cloud: ['--server', '-s', '--endpoint-url', '--endpoint', '-address', '--address', '--host', '-H', '--account-name', '--vault-name', '--registry', '--project', '--project_id', '--kube-context'],
   registry: ['--registry', '--index-url', '-i', '--extra-index-url', '--repository-url', '--host', '-H'],
   http: [],
   git: [],
@@ -251,7 +251,7 @@ export function addressedHosts(c: SimpleCommand): AddressedHost[] {
   }
   // kubectl --context/--cluster name a cluster by its kubeconfig name.
   if (c.program === 'kubectl' || c.program === 'oc' || c.program === 'helm') {
-    const v = c.args.map((a, i) => (a === '--context' || a === '--cluster' ? c.args[i + 1] : /^--(?:context|cluster)=/.test(a) ? a.slice(a.indexOf('=') + 1) : undefined)).find(Boolean);
+    const v = c.args.map((a, i) => (/^--(?:kube-)?(?:context|cluster)$/.test(a) ? c.args[i + 1] : /^--(?:kube-)?(?:context|cluster)=/.test(a) ? a.slice(a.indexOf('=') + 1) : undefined)).find(Boolean);
     if (v && /^[a-z0-9][\w.@:-]{0,100}$/i.test(v)) push(out, c, v.toLowerCase());
   }
   if (c.program === 'scp' || c.program === 'rsync' || c.program === 'sshfs' || c.program === 'sftp') remoteOperands(c, out);

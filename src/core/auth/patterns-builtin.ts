@@ -44,6 +44,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('postgres-password-failed', 'database', /\b(?:password|peer|ident|scram) authentication failed for user\b/i, ['authenticat']),
   p('postgres-no-password', 'database', /\bfe_sendauth: no password supplied\b|\bpg_hba\.conf rejects connection\b|\bno pg_hba\.conf entry for\b/i, ['fe_sendauth', 'pg_hba.conf']),
   p('database-permission-denied', 'database', /\bpermission denied for (?:table|relation|schema|database|sequence|view|function|column|tablespace|materialized view)\b/i, ['permission denied for']),
+  p('mysql-command-denied', 'database', /\b[A-Z]{3,12}(?: [A-Z]{2,12})? command denied to user\b/, ['command denied']),
   p('mysql-access-denied', 'database', /\bAccess denied for user\b/i, ['denied']),
   p('mssql-login-failed', 'database', /\bLogin failed for user\b/i, ['login failed']),
   p('mongodb-auth-failed', 'database', /\b(?:Mongo\w{0,30}(?:Error|Exception)\b[^\n]{0,40}|bad auth\s?:\s?)Authentication failed\b/i, ['authenticat']),
@@ -109,8 +110,8 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('azure-aadsts', 'cloud', /\bAADSTS\d{5,}\b/i, ['aadsts']),
   p('aws-access-denied', 'cloud', /\b(?:AccessDenied(?:Exception)?|UnauthorizedOperation|AuthFailure|InvalidSignatureException|MissingAuthenticationToken(?:Exception)?|NotAuthorizedException)\b/,
     ['accessdenied', 'unauthorizedoperation', 'authfailure', 'invalidsignatureexception', 'missingauthenticationtoken', 'notauthorizedexception']),
-  p('gcp-denied', 'cloud', /\b(?:PERMISSION_DENIED|UNAUTHENTICATED)\b|\bRequest had invalid authentication credentials\b|\bThe caller does not have permission\b|\bdoes not have [\w.]{3,80} access to\b/,
-    ['permission_denied', 'unauthenticated', 'invalid authentication credentials', 'caller does not have permission', 'does not have']),
+  p('gcp-denied', 'cloud', /\b(?:PERMISSION_DENIED|UNAUTHENTICATED)\b|\bRequest had invalid authentication credentials\b|\bThe caller does not have permission\b|\bdoes not have [\w.]{3,80} (?:access to|permission)\b|\bYou do not currently have an active account selected\b|\bAccess Denied: (?:Project|Dataset|Table|BigQuery)\b|\bdo not have the required permissions?\b/,
+    ['permission_denied', 'unauthenticated', 'invalid authentication credentials', 'caller does not have permission', 'does not have', 'do not have', 'active account selected', 'access denied']),
   p('azure-auth-failed', 'cloud', /\b(?:AuthenticationFailed|AuthorizationFailed|InvalidAuthenticationToken\w{0,20}|ExpiredAuthenticationToken|AuthorizationPermissionMismatch)\b|\bdoes not have authorization to perform action\b/,
     ['authenticationfailed', 'authorizationfailed', 'invalidauthenticationtoken', 'expiredauthenticationtoken', 'authorizationpermissionmismatch', 'does not have authorization']),
   p('vault-denied', 'cloud', /\bCode: 40[13]\. Errors:|(?:^|\n)\s{0,4}\* (?:permission denied|missing client token)\b/, ['401', '403', 'denied', 'missing client token']),
@@ -128,9 +129,11 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('ldap-invalid-credentials', 'directory', /\bInvalid credentials \(49\)|\bLDAP: error code 49\b/i, ['invalid credentials', 'error code 49']),
 
   // --- OAuth ------------------------------------------------------------------------------------------------
-  p('oauth-error', 'oauth', /\b(?:invalid_client|invalid_grant|unauthorized_client)\b/i, ['invalid_', 'unauthori']),
+  p('oauth-error', 'oauth', /\b(?:invalid_client|invalid_grant|unauthorized_client)\b|\bauthorization grant is invalid\b/i, ['invalid_', 'unauthori', 'authorization grant']),
 
   p('permission-to-view', 'git', /\b(?:you )?(?:don't|do not) have (?:the )?permission to (?:view|access|read)\b|(?:^|\n)\s{0,4}Access Denied\.(?=\s|$)/i, ['permission to', 'access denied']),
+  p('unable-to-authenticate', 'api', /\b(?:unable to|failed to|could not|couldn't|cannot|can't) authenticate\b/i, ['authenticate']),
+  p('kube-forbidden', 'cloud', /\bis forbidden: User "[^"\n]{1,200}" cannot\b/, ['is forbidden']),
   p('api-not-authenticated', 'api', /\b(?:Please (?:re-?)?authenticate|Not authenticated|Authentication credentials were not provided|You are not (?:authenticated|logged in)|You (?:must|need to) (?:be logged in|log ?in|authenticate))\b/i,
     ['authenticate', 'not authenticated', 'authentication credentials', 'not logged in', 'must be logged in', 'need to be logged in', 'must log', 'need to log', 'must login', 'need to login']),
   // Last, so a tool-specific wording at the same position (LDAP's "Invalid credentials (49)") names the tool.

@@ -134,6 +134,27 @@ function simple(words: readonly string[], index: number, out: SimpleCommand[], d
   }
   const dashdash = args.indexOf('--');
   if (dashdash >= 0 && dashdash < args.length - 1) simple(args.slice(dashdash + 1), index, out, depth + 1);
+  else {
+    const inner = containerCommand(program, args);
+    if (inner) simple(inner, index, out, depth + 1);
+  }
+}
+
+const CONTAINER_CLIS = new Set(['docker', 'podman', 'nerdctl']);
+/** Options of `docker exec`/`run` that take no value. */
+const CONTAINER_FLAGS = new Set(['-i', '-t', '-it', '-ti', '-d', '--rm', '--interactive', '--tty', '--detach', '--privileged', '--init', '--read-only']);
+
+/** The command run inside a container: `docker exec -i db psql -h x` -> `psql -h x` (same for `run IMAGE cmd`). */
+function containerCommand(program: string, args: readonly string[]): string[] | null {
+  if (!CONTAINER_CLIS.has(program) || (args[0] !== 'exec' && args[0] !== 'run')) return null;
+  let i = 1;
+  for (; i < args.length; i++) {
+    const a = args[i] as string;
+    if (!a.startsWith('-')) break;
+    if (!CONTAINER_FLAGS.has(a) && !a.includes('=')) i++;
+  }
+  const rest = args.slice(i + 1);
+  return rest.length > 0 ? rest : null;
 }
 
 /** Prompt markers a captured command line starts with: `$ `, `# `, `> `, `PS C:\> `, `user@host:~$ `. */

@@ -35,6 +35,8 @@ export interface TurnAnalysis {
 }
 
 const BARE_DENIED = /^(?:[^\s:/]{1,100}: ?)?Permission denied\.?[ \t]*$/m;
+/** A status code alone on its line, as `curl -w '%{http_code}'` prints it. */
+const BARE_STATUS = /^(?:HTTP )?40[137][ \t]*$/m;
 
 /** True for the segments a failure can be printed in. */
 export function scanned(role: SegmentRole): boolean {
@@ -67,6 +69,30 @@ function bareSshDenied(segments: readonly Segment[], i: number): Detection | nul
 }
 
 /** The failing segment's own target: its command's host, else the names its text gives (no doc links). */
+/** A bare 401/403/407 line right after an HTTP client (`curl -s -o /dev/null -w '%{http_code}' ...`). */
+function bareHttpStatus(segments: readonly Segment[], i: number): Detection | null {
+  const text = (segments[i] as Segment).text;
+  const m = BARE_STATUS.exec(text);
+  if (!m) return null;
+  const http = commandsBefore(segments, i).some((c) => clientFamily(c.program) === 'http');
+  return http ? { patternId: 'http-bare-status', family: 'http', match: m[0].trim(), index: m.index } : null;
+}
+
+/**
+ * True when a later tool result of the turn talked to the same host and did not fail: the agent already
+ * got in (a retry with the right key), so the older failure needs no hint.
+ */
+function resolvedLater(segments: readonly Segment[], i: number, target: Target, patterns: readonly AuthPattern[]): boolean {
+  const names = new Set([target.target, ...target.aliases]);
+  for (let j = i + 1; j < segments.length; j++) {
+    const seg = segments[j] as Segment;
+    if (seg.role !== 'result' || !seg.call) continue;
+    const hosts = commandsOfScript(seg.call).flatMap(addressedHosts).map((h) => h.host);
+    if (hosts.some((h) => names.has(h)) && detect(seg.text, patterns) === null) return true;
+  }
+  return false;
+}
+
 function targetOf(seg: Segment, detection: Detection): Target | null {
   return targetFromCommands(commandsOf(seg, detection.index), seg.text, detection) ?? extractTarget(seg.text, detection, { docs: false });
 }
@@ -95,9 +121,10 @@ export function analyzeTurn(segments: readonly Segment[], patterns: readonly Aut
   for (let i = segments.length - 1; i >= 0; i--) {
     const seg = segments[i] as Segment;
     if (!scanned(seg.role)) continue;
-    const detection = detect(seg.text, patterns) ?? (builtin ? bareSshDenied(segments, i) : null);
+    const detection = detect(seg.text, patterns) ?? (builtin ? bareSshDenied(segments, i) ?? bareHttpStatus(segments, i) : null);
     if (!detection) continue;
     const own = targetOf(seg, detection) ?? serviceOfCommand(seg);
+    if (own && resolvedLater(segments, i, own, patterns)) return { detection: null, target: null, segment: -1 };
     if (own) return { detection, target: own, segment: i };
     const order = [...Array.from({ length: i }, (_, k) => i - 1 - k), ...Array.from({ length: segments.length - i - 1 }, (_, k) => i + 1 + k)];
     for (const j of order) {

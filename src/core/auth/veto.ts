@@ -28,6 +28,8 @@ const TEST_LINE = /^\s{0,12}(?:[✓✔√✗✘×○↓]|PASS\b|FAIL\b|ok \d+ |n
 const PROMPT_LINE = /^\s{0,4}(?:[$❯]|[\w.-]{1,32}@[\w.-]{1,64}:[^\s$#]{0,120}[$#]) /;
 /** A documentation table row: `| 401 | invalid token |`. */
 const TABLE = /^\s{0,4}\|.{1,400}\|\s*$|^\s{0,4}(?:[-*•+]|\d{1,2}\.)\s{1,3}[`*]{0,2}40[137]\b|^\s{0,3}#{1,6}\s/;
+/** The start of a diff or one of its hunks. */
+const DIFF_HEADER = /(?:^|\n)(?:diff --git |@@ -\d|--- a\/|\+\+\+ b\/)/;
 /** A rate limit, whatever status carries it. */
 const RATE_LIMIT = /rate[ _-]?limit(?:ed|ing)?\b|\bToo Many Requests\b|\bx-ratelimit-remaining:\s?0\b|\bRateLimitExceeded\b|\bSlowDown\b|\bquota exceeded\b/i;
 
@@ -51,6 +53,8 @@ function inBackticks(text: string, index: number, length: number): boolean {
 export function inCodeOrListing(text: string, index: number, length = 0): boolean {
   if (inBackticks(text, index, length)) return true;
   const line = lineAt(text, index);
+  // A line a diff adds or removes is source being changed (`git diff`, a patch).
+  if (/^[+-](?![+-])/.test(line) && DIFF_HEADER.test(text.slice(Math.max(0, index - 4000), index))) return true;
   return GREP.test(line) || PROMPT_LINE.test(line) || TABLE.test(line) || TEST_LINE.test(line) || CODE.test(line);
 }
 
