@@ -34,6 +34,9 @@ const POSITIVES: ReadonlyArray<readonly [string, string]> = [
   ['http', 'Response status code does not indicate success: 401 (Unauthorized).'],
   ['http', 'Error: failed to authorize: failed to fetch oauth token: unexpected status: 401 Unauthorized'],
   ['http', 'HTTP/1.1 407 Proxy Authentication Required\nProxy-Authenticate: Basic realm="proxy"'],
+  // Anchored by the number alone: the prefilter's numeric pass must run these parts.
+  ['http', 'curl: (56) CONNECT tunnel failed, response 407'],
+  ['cloud', 'Error making API request.\n\nURL: PUT https://vault.corp.example:8200/v1/kv/data/app\nCode: 403. Errors:\n\n* 1 error occurred:'],
   ['api', 'openai.AuthenticationError: Error code: 401 - Incorrect API key provided: sk-proj-****abcd.'],
   ['api', '{"ok":false,"error":"invalid_auth"}'],
   ['api', 'Error: Invalid API key. Check your dashboard.'],

@@ -15,7 +15,7 @@
  *
  * The recall is stored in recall_events (kind auth_failure, with the target) and emitted as a recall event.
  */
-import { credentialSignal, hostVariants, mentionsHost, type HostVariants } from '../core/auth/credential-signal.js';
+import { hintRank, hostVariants, type HostVariants } from '../core/auth/credential-signal.js';
 import { searchQuery } from '../core/auth/hint.js';
 import { pairFinder } from '../core/auth/memory-pairs.js';
 import { RRF_K, rrf } from '../core/fusion.js';
@@ -76,12 +76,19 @@ export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Cal
     return parts.length > 0 ? ctx.fts.search(parts, vis, { limit: depth, credentialsOnly: true }) : [];
   };
   let variants = hostVariants(q.target, q.aliases);
+  // Each candidate's place in the hint (src/core/auth/credential-signal.ts), computed once per fact and variant set.
+  let ranks = new Map<string, number | null>();
+  const hintOrder = (f: Fact, v: HostVariants): number | null => {
+    if (!ranks.has(f.id)) ranks.set(f.id, hintRank(f, v));
+    return ranks.get(f.id) ?? null;
+  };
   let fts = search(variants);
   // Names memory pairs with the target are looked up only when the names the turn gave leave the hint short.
   if (fts.filter((h) => hintOrder(h.fact, variants) === 0).length < options.limit) {
     const paired = withMemoryPairs(ctx, vis, q, variants);
     if (paired !== variants) {
       variants = paired;
+      ranks = new Map();
       fts = search(variants);
     }
   }
@@ -120,19 +127,6 @@ export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Cal
 /** True while the caller's session has had fewer than `limit` hints for `target` (0 = unlimited; no session: no limit here). */
 export function underLimit(ctx: Ctx, caller: Caller, target: string, limit: number): boolean {
   return limit === 0 || caller.sessionId === null || ctx.recalls.authHints(caller.sessionId, target) < limit;
-}
-
-/**
- * Where a candidate goes in the hint, lower first, or null when it is left out: facts naming the target
- * (or an alias) exactly, then those naming only its short name, then those found by meaning alone; within
- * each, facts that clearly speak of logging in (signal >= 2) before weaker ones. A fact with no credential
- * signal at all is left out (src/core/auth/credential-signal.ts).
- */
-function hintOrder(f: Fact, variants: HostVariants): number | null {
-  const signal = credentialSignal(f, variants.words);
-  if (signal === 0) return null;
-  const tier = variants.exact.some((h) => mentionsHost(f, h)) ? 0 : variants.short.some((h) => mentionsHost(f, h)) ? 2 : 4;
-  return tier + (signal >= 2 ? 0 : 1);
 }
 
 /**

@@ -61,27 +61,39 @@ const SIGNAL_WORDS = ['password', 'passwd', 'passphrase', 'pwd', 'credential', '
 const SIGNALS = new Set(SIGNAL_WORDS);
 const CREDENTIAL_TAGS = new Set(['credential', 'credentials', 'ssh', 'token', 'api', 'auth', 'password']);
 
+type FactLike = { readonly text: string; readonly entity: string | null; readonly tags: readonly string[]; readonly vaultService?: string | null };
+
 /**
  * How much a fact speaks of authenticating: 0 = not at all (left out of a hint). Credential tags and the
  * Credentials entity count 2, each distinct signal word 1 (not the words of the host's own names:
- * `vault.corp.example` says which host, not how to log in), a vault pointer 3.
+ * `vault.corp.example` says which host, not how to log in), a vault pointer 3. `words`: the fact text's
+ * tokens, when the caller has them.
  */
-export function credentialSignal(f: { readonly text: string; readonly entity: string | null; readonly tags: readonly string[]; readonly vaultService?: string | null }, hostWords: ReadonlySet<string> = new Set()): number {
+export function credentialSignal(f: FactLike, hostWords: ReadonlySet<string> = new Set(), words: readonly string[] = tokenize(f.text)): number {
   let score = f.vaultService ? 3 : 0;
   if (f.entity?.toLowerCase() === 'credentials') score += 2;
   if (f.tags.some((t) => CREDENTIAL_TAGS.has(t.toLowerCase()))) score += 2;
-  const words = new Set(tokenize(f.text));
-  for (const w of words) if (SIGNALS.has(w) && !hostWords.has(w)) score += 1;
+  for (const w of new Set(words)) if (SIGNALS.has(w) && !hostWords.has(w)) score += 1;
   // "API key", "ssh key", "private key", "access key": the pair is a strong sign on its own.
   if (/\b(?:api|ssh|private|access|secret|deploy|signing)[ _-]?keys?\b/i.test(f.text)) score += 1;
   if (/\b[A-Z][A-Z0-9]*_(?:TOKEN|KEY|PASSWORD|PASS|SECRET|PAT|CREDENTIALS?)\b/.test(f.text)) score += 2;
   return score;
 }
 
-/** True when a fact's text, entity or tags name `host` (as a whole run of tokens). */
-export function mentionsHost(f: { readonly text: string; readonly entity: string | null; readonly tags: readonly string[] }, host: string): boolean {
-  const want = tokenize(host).join(' ');
-  if (want === '') return false;
-  const have = ` ${tokenize(`${f.text} ${f.entity ?? ''} ${f.tags.join(' ')}`).join(' ')} `;
-  return have.includes(` ${want} `);
+const padded = (host: string): string => ` ${tokenize(host).join(' ')} `;
+
+/**
+ * Where a candidate goes in a hint, lower first, or null when it is left out: facts naming the target (or
+ * an alias) exactly, then those naming only a short name, then those found by meaning alone; within each,
+ * facts that clearly speak of logging in (signal >= 2) before weaker ones. No credential signal: left out.
+ * The fact is tokenized once.
+ */
+export function hintRank(f: FactLike, variants: HostVariants): number | null {
+  const words = tokenize(f.text);
+  const signal = credentialSignal(f, variants.words, words);
+  if (signal === 0) return null;
+  const have = ` ${[...words, ...tokenize(`${f.entity ?? ''} ${f.tags.join(' ')}`)].join(' ')} `;
+  const names = (hosts: readonly string[]): boolean => hosts.some((h) => h !== '' && padded(h) !== '  ' && have.includes(padded(h)));
+  const tier = names(variants.exact) ? 0 : names(variants.short) ? 2 : 4;
+  return tier + (signal >= 2 ? 0 : 1);
 }

@@ -18,13 +18,18 @@ export interface AuthPattern {
   readonly regex: RegExp;
 }
 
-/** A built-in pattern with the literals the prefilter looks for. */
+/**
+ * A built-in pattern with the literals the prefilter looks for. A pattern whose anchors mix words and
+ * numbers names, in `numeric`, the part of it that only a number anchors (the prefilter runs just that
+ * part when a number occurs, so ordinary words in a large text do not make it run the whole pattern).
+ */
 export interface BuiltinPattern extends AuthPattern {
   readonly anchors: readonly string[];
+  readonly numeric?: RegExp;
 }
 
-function p(id: string, family: string, regex: RegExp, anchors: readonly string[]): BuiltinPattern {
-  return Object.freeze({ id, family, regex, anchors: Object.freeze([...anchors]) });
+function p(id: string, family: string, regex: RegExp, anchors: readonly string[], numeric?: RegExp): BuiltinPattern {
+  return Object.freeze({ id, family, regex, anchors: Object.freeze([...anchors]), ...(numeric ? { numeric } : {}) });
 }
 
 // "401"/"403"/"407" as an HTTP status: after a status keyword, never followed by a decimal part, more
@@ -69,7 +74,8 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('http-status-code', 'http',
     new RegExp(String.raw`\b(?:status(?: code)?|statusCode|status_code|response code|http code|http error|http|returned(?: error)?|responded with|server returned|got)["']?[ \t]{0,3}[:=(]?[ \t]{0,3}${STATUS_TAIL}`, 'i'),
     ['401', '403', '407']),
-  p('http-proxy-auth', 'http', /\bProxy Authentication Required|\b(?:CONNECT tunnel failed, response|Received HTTP code|HTTP code) 407\b/i, ['authenticat', '407']),
+  p('http-proxy-auth', 'http', /\bProxy Authentication Required|\b(?:CONNECT tunnel failed, response|Received HTTP code|HTTP code) 407\b/i, ['authenticat', '407'],
+    /\b(?:CONNECT tunnel failed, response|Received HTTP code|HTTP code) 407\b/i),
   p('http-requires-auth', 'http', /\b(?:requires auth(?:entication|orization)?|Required token could not be found)\b/i, ['requires auth', 'required token']),
   // The bare words only as a response: a whole line/value ("Forbidden", "error: Forbidden",
   // "(Unauthorized)", "{"error":"unauthorized"}"), capitalised or upper case when bare; never inside
@@ -114,7 +120,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
     ['permission_denied', 'unauthenticated', 'invalid authentication credentials', 'caller does not have permission', 'does not have', 'do not have', 'active account selected', 'access denied']),
   p('azure-auth-failed', 'cloud', /\b(?:AuthenticationFailed|AuthorizationFailed|InvalidAuthenticationToken\w{0,20}|ExpiredAuthenticationToken|AuthorizationPermissionMismatch)\b|\bdoes not have authorization to perform action\b/,
     ['authenticationfailed', 'authorizationfailed', 'invalidauthenticationtoken', 'expiredauthenticationtoken', 'authorizationpermissionmismatch', 'does not have authorization']),
-  p('vault-denied', 'cloud', /\bCode: 40[13]\. Errors:|(?:^|\n)\s{0,4}\* (?:permission denied|missing client token)\b/, ['401', '403', 'denied', 'missing client token']),
+  p('vault-denied', 'cloud', /\bCode: 40[13]\. Errors:|(?:^|\n)\s{0,4}\* (?:permission denied|missing client token)\b/, ['401', '403', 'denied', 'missing client token'], /\bCode: 40[13]\. Errors:/),
 
   // --- package registries and container registries -----------------------------------------------------
   p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )(?:E40[13]|ENEEDAUTH)\b/i, ['e401', 'e403', 'eneedauth']),

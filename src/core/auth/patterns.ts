@@ -41,7 +41,7 @@ const NUMERIC_PREFILTER = new RegExp(NUMERIC_ANCHORS.map(escapeRegex).join('|'))
 // The numeric-anchored patterns as ONE regex (all are case-insensitive, none uses ^ or $), one pass.
 const NUMERIC_PATTERNS = new RegExp(
   BUILTIN_PATTERN_LIST.filter((pat) => pat.anchors.some((a) => NUMERIC.test(a)))
-    .map((pat) => `(?:${pat.regex.source})`)
+    .map((pat) => `(?:${(pat.numeric ?? pat.regex).source})`)
     .join('|'),
   'i',
 );
