@@ -60,22 +60,25 @@ function commandsBefore(segments: readonly Segment[], i: number): SimpleCommand[
   return [];
 }
 
-function bareSshDenied(segments: readonly Segment[], i: number): Detection | null {
-  const text = (segments[i] as Segment).text;
-  const m = BARE_DENIED.exec(text);
-  if (!m) return null;
-  const ssh = commandsBefore(segments, i).some((c) => clientFamily(c.program) === 'ssh');
-  return ssh ? { patternId: 'ssh-permission-denied-bare', family: 'ssh', match: m[0].trim(), index: m.index } : null;
-}
+/**
+ * Words that mean a failure only after a certain client (context rules of the built-in set): a bare
+ * `Permission denied` after ssh/scp/sftp/rsync, a bare 401/403/407 line after an HTTP client
+ * (`curl -s -o /dev/null -w '%{http_code}' ...`).
+ */
+const CONTEXT_RULES: ReadonlyArray<{ readonly id: string; readonly family: 'ssh' | 'http'; readonly re: RegExp }> = [
+  { id: 'ssh-permission-denied-bare', family: 'ssh', re: BARE_DENIED },
+  { id: 'http-bare-status', family: 'http', re: BARE_STATUS },
+];
 
-/** The failing segment's own target: its command's host, else the names its text gives (no doc links). */
-/** A bare 401/403/407 line right after an HTTP client (`curl -s -o /dev/null -w '%{http_code}' ...`). */
-function bareHttpStatus(segments: readonly Segment[], i: number): Detection | null {
+function inContext(segments: readonly Segment[], i: number): Detection | null {
   const text = (segments[i] as Segment).text;
-  const m = BARE_STATUS.exec(text);
-  if (!m) return null;
-  const http = commandsBefore(segments, i).some((c) => clientFamily(c.program) === 'http');
-  return http ? { patternId: 'http-bare-status', family: 'http', match: m[0].trim(), index: m.index } : null;
+  for (const rule of CONTEXT_RULES) {
+    const m = rule.re.exec(text);
+    if (m && commandsBefore(segments, i).some((c) => clientFamily(c.program) === rule.family)) {
+      return { patternId: rule.id, family: rule.family, match: m[0].trim(), index: m.index };
+    }
+  }
+  return null;
 }
 
 /**
@@ -93,6 +96,7 @@ function resolvedLater(segments: readonly Segment[], i: number, target: Target, 
   return false;
 }
 
+/** The failing segment's own target: its command's host, else the names its text gives (no doc links). */
 function targetOf(seg: Segment, detection: Detection): Target | null {
   return targetFromCommands(commandsOf(seg, detection.index), seg.text, detection) ?? extractTarget(seg.text, detection, { docs: false });
 }
@@ -121,7 +125,7 @@ export function analyzeTurn(segments: readonly Segment[], patterns: readonly Aut
   for (let i = segments.length - 1; i >= 0; i--) {
     const seg = segments[i] as Segment;
     if (!scanned(seg.role)) continue;
-    const detection = detect(seg.text, patterns) ?? (builtin ? bareSshDenied(segments, i) ?? bareHttpStatus(segments, i) : null);
+    const detection = detect(seg.text, patterns) ?? (builtin ? inContext(segments, i) : null);
     if (!detection) continue;
     const own = targetOf(seg, detection) ?? serviceOfCommand(seg);
     if (own && resolvedLater(segments, i, own, patterns)) return { detection: null, target: null, segment: -1 };
