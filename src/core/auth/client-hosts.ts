@@ -5,11 +5,9 @@
  * lftp, mosquitto), image references (docker, podman, helm), `--endpoint-url`, `--registry`,
  * `--index-url`, and the environment variables those clients read (PGHOST, VAULT_ADDR, ...). Pure.
  */
+import { clientFamily, type ClientFamily } from './client-families.js';
 import type { SimpleCommand } from './shell-words.js';
 import { hostOfUrl, isHostLike, normaliseHost } from './target-candidates.js';
-
-/** What a failure of this client is about, to match a detection's family (ssh, database, http, ...). */
-export type ClientFamily = 'ssh' | 'database' | 'http' | 'git' | 'registry' | 'mail' | 'ftp' | 'directory' | 'cloud' | 'mqtt' | 'mq' | 'other';
 
 /**
  * A host named by a command line. `proxy` marks a proxy the command goes through (a 407 is about it);
@@ -22,46 +20,6 @@ export interface AddressedHost {
   readonly family: ClientFamily;
   readonly proxy: boolean;
   readonly index: number;
-}
-
-const FAMILY: Record<string, ClientFamily> = {};
-function family(f: ClientFamily, programs: string): void {
-  for (const p of programs.split(' ')) FAMILY[p] = f;
-}
-family('ssh', 'ssh sftp scp rsync mosh ssh-copy-id autossh sshfs ansible ansible-playbook');
-family('database', 'psql pg_dump pg_dumpall pg_restore pg_isready createdb dropdb pgbench mysql mariadb mysqldump mariadb-dump mysqladmin mysqlsh redis-cli valkey-cli mongo mongosh mongodump mongorestore mongoexport mongoimport sqlcmd bcp clickhouse-client cqlsh influx usql');
-family('http', 'curl wget http https xh curlie httpie');
-family('git', 'git gh glab');
-family('registry', 'npm pnpm yarn pip pip3 twine poetry uv docker podman nerdctl crane skopeo helm buildah oras cargo gem');
-family('mail', 'swaks msmtp sendmail mutt');
-family('ftp', 'ftp lftp sftp ncftp ncftpput ncftpget');
-family('directory', 'ldapsearch ldapwhoami ldapadd ldapmodify ldapdelete ldappasswd kinit');
-family('cloud', 'hcloud aws gcloud gsutil bq az kubectl oc vault terraform tofu consul nomad doctl flyctl fly heroku vercel netlify wrangler firebase supabase stripe');
-family('mqtt', 'mosquitto_pub mosquitto_sub mosquitto_rr');
-family('other', 'nc ncat telnet openssl smbclient smbmap rpcclient mount.cifs mount');
-family('mq', 'kcat kafkacat kafka-console-producer kafka-console-consumer kafka-topics kafka-configs kafka-console-producer.sh kafka-console-consumer.sh kafka-topics.sh kafka-configs.sh kafka-consumer-groups.sh rabbitmqadmin nats amqp-publish');
-family('http', 'grpcurl evans');
-const SMB = new Set(['smbclient', 'smbmap', 'rpcclient', 'mount.cifs', 'mount', 'net']);
-
-/** The service a CLI talks to when its command line names no host (its built-in endpoint). */
-const DEFAULT_SERVICE: Readonly<Record<string, string>> = {
-  az: 'azure', aws: 'aws', hcloud: 'hetzner', gcloud: 'gcp', gsutil: 'gcp', bq: 'gcp', gh: 'github.com', glab: 'gitlab.com', heroku: 'heroku',
-  doctl: 'digitalocean', flyctl: 'fly.io', fly: 'fly.io', vercel: 'vercel', netlify: 'netlify', wrangler: 'cloudflare',
-  firebase: 'firebase', supabase: 'supabase', stripe: 'stripe', openai: 'openai', anthropic: 'anthropic', hf: 'huggingface',
-  'huggingface-cli': 'huggingface', ibmcloud: 'ibm cloud', oci: 'oracle cloud', linode: 'linode', vultr: 'vultr', twilio: 'twilio',
-};
-
-export function defaultService(program: string): string | null {
-  return DEFAULT_SERVICE[program] ?? null;
-}
-
-/** True for the programs this module reads. */
-export function isClientProgram(program: string): boolean {
-  return FAMILY[program] !== undefined;
-}
-
-export function clientFamily(program: string): ClientFamily {
-  return FAMILY[program] ?? 'other';
 }
 
 /** Options (per program group) whose next word is a value, so it is not taken for a host. */
@@ -155,6 +113,7 @@ export function registryOfImage(ref: string): string | null {
   return /^[a-z0-9]/.test(r) ? 'docker.io' : null;
 }
 
+const SMB = new Set(['smbclient', 'smbmap', 'rpcclient', 'mount.cifs', 'mount', 'net']);
 const OPERAND_HOST = new Set(['lftp', 'ftp', 'ncftp', 'telnet', 'nc', 'ncat']);
 /** Options of HTTP/FTP clients that take no value (every other option is assumed to take the next word). */
 const BOOLEAN_OPTS = new Set(['-s', '-S', '-v', '-i', '-I', '-k', '-L', '-f', '-g', '-O', '-N', '-q', '-4', '-6', '-n', '-z', '--silent', '--show-error', '--verbose', '--include', '--head', '--insecure', '--location', '--fail', '--fail-with-body', '--compressed', '--http1.1', '--http2', '--no-progress-meter', '--ignore-stdin', '--check-status', '--print', '--quiet', '--no-check-certificate', '--server-response', '--spider', '--debug', '--json', '--form', '--follow', '--verify=no']);
@@ -218,53 +177,51 @@ function scriptHosts(c: SimpleCommand, out: AddressedHost[]): void {
   }
 }
 
-/**
- * Hosts a simple command addresses, most specific first. Unknown programs still give the URLs among
- * their words and the values of `--host`/`--server`/`--url`/`--endpoint` style options.
- */
-export function addressedHosts(c: SimpleCommand): AddressedHost[] {
-  const out: AddressedHost[] = [];
-  const fam = clientFamily(c.program);
-  for (const k of HOST_ENV) if (c.env[k]) push(out, c, hostOfWord(c.env[k] as string));
-  for (const k of PROXY_ENV) if (c.env[k]) push(out, c, hostOfWord(c.env[k] as string), true);
-  if (fam === 'ssh' && !['scp', 'rsync', 'sshfs', 'ansible', 'ansible-playbook'].includes(c.program)) {
+/** ssh-like clients: the destination (`[user@]host`, first operand) and every jump host (`-J`, `ProxyJump`). */
+function sshHosts(c: SimpleCommand, out: AddressedHost[]): void {
+  if (!['scp', 'rsync', 'sshfs', 'ansible', 'ansible-playbook'].includes(c.program)) {
     const t = sshTarget(c.args);
     if (t) push(out, c, hostOfWord(t));
   }
   // Jump hosts (`-J ops@jump:2222,bastion2`, `-o ProxyJump=...`): each is addressed too; the output says which refused.
-  for (let i = 0; i < c.args.length && fam === 'ssh'; i++) {
+  for (let i = 0; i < c.args.length; i++) {
     const a = c.args[i] as string;
-    const jumps = a === '-J' ? c.args[i + 1] : a.startsWith('-J') && a.length > 2 ? a.slice(2) : /^-o$/.test(a) && /^ProxyJump[= ]/i.test(c.args[i + 1] ?? '') ? (c.args[i + 1] as string).slice(10) : undefined;
+    const jumps = a === '-J' ? c.args[i + 1] : a.startsWith('-J') && a.length > 2 ? a.slice(2) : a === '-o' && /^ProxyJump[= ]/i.test(c.args[i + 1] ?? '') ? (c.args[i + 1] as string).slice(10) : undefined;
     if (jumps) for (const j of jumps.split(',')) push(out, c, hostOfWord(j));
   }
-  // ansible's inline inventory (`-i 'nas,web1,'`) and a plain host pattern other than all/groups.
-  if (c.program === 'ansible' || c.program === 'ansible-playbook') {
-    const inv = c.args[c.args.indexOf('-i') + 1];
-    if (c.args.includes('-i') && inv?.includes(',')) for (const h of inv.split(',')) push(out, c, hostOfWord(h));
-  }
-  // SMB shares: smbclient //nas/backups, mount -t cifs //10.0.0.2/share, \\\\nas\\share
-  if (SMB.has(c.program)) {
-    for (const a of c.args) {
-      const m = /^(?:\/\/|\\\\)([^/\\\s]{1,253})[/\\]/.exec(a);
-      if (m) push(out, c, hostOfWord(m[1] ?? ''));
-    }
-  }
-  // kubectl --context/--cluster name a cluster by its kubeconfig name.
-  if (c.program === 'kubectl' || c.program === 'oc' || c.program === 'helm') {
-    const v = c.args.map((a, i) => (/^--(?:kube-)?(?:context|cluster)$/.test(a) ? c.args[i + 1] : /^--(?:kube-)?(?:context|cluster)=/.test(a) ? a.slice(a.indexOf('=') + 1) : undefined)).find(Boolean);
-    if (v && /^[a-z0-9][\w.@:-]{0,100}$/i.test(v)) push(out, c, v.toLowerCase());
-  }
+  // ansible's inline inventory (`-i 'nas,web1,'`).
+  const inv = c.args.includes('-i') ? c.args[c.args.indexOf('-i') + 1] : undefined;
+  if (c.program.startsWith('ansible') && inv?.includes(',')) for (const h of inv.split(',')) push(out, c, hostOfWord(h));
   if (c.program === 'scp' || c.program === 'rsync' || c.program === 'sshfs' || c.program === 'sftp') remoteOperands(c, out);
-  if (c.program === 'git') {
-    // scp-like remotes: git@github.com:org/repo.git
-    for (const a of c.args) {
-      const m = /^[\w.-]{1,64}@([\w.-]{1,253}):(?!\/\/)/.exec(a);
-      if (m) push(out, c, hostOfWord(m[1] ?? ''));
-    }
+}
+
+/** SMB shares (`smbclient //nas/backups`, `mount -t cifs //10.0.0.2/share`, `\\\\nas\\share`). */
+function smbHosts(c: SimpleCommand, out: AddressedHost[]): void {
+  for (const a of c.args) {
+    const m = /^(?:\/\/|\\\\)([^/\\\s]{1,253})[/\\]/.exec(a);
+    if (m) push(out, c, hostOfWord(m[1] ?? ''));
   }
-  if (fam === 'registry') registryHosts(c, out);
-  if (SCRIPT_RUNNERS.has(c.program)) scriptHosts(c, out);
-  const flags = HOST_FLAGS[fam] ?? [];
+}
+
+/** kubectl/helm `--context`/`--cluster`/`--kube-context`: a cluster by its kubeconfig name. */
+function kubeContext(c: SimpleCommand, out: AddressedHost[]): void {
+  const v = c.args.map((a, i) => (/^--(?:kube-)?(?:context|cluster)$/.test(a) ? c.args[i + 1] : /^--(?:kube-)?(?:context|cluster)=/.test(a) ? a.slice(a.indexOf('=') + 1) : undefined)).find(Boolean);
+  if (v && /^[a-z0-9][\w.@:-]{0,100}$/i.test(v)) push(out, c, v.toLowerCase());
+}
+
+/** git's scp-like remotes: git@github.com:org/repo.git (URLs are read by flagHosts). */
+function gitRemotes(c: SimpleCommand, out: AddressedHost[]): void {
+  for (const a of c.args) {
+    const m = /^[\w.-]{1,64}@([\w.-]{1,253}):(?!\/\/)/.exec(a);
+    if (m) push(out, c, hostOfWord(m[1] ?? ''));
+  }
+}
+
+const GENERIC_FLAGS = ['--url', '--endpoint-url', '--server', '--registry', '--index-url', '--address', '-address', '--host', '-connect', '-L'];
+
+/** Proxies (`curl -x`, `wget -e https_proxy=`), host options of the client's family, conninfo words, URLs. */
+function flagHosts(c: SimpleCommand, out: AddressedHost[]): void {
+  const flags = [...(HOST_FLAGS[clientFamily(c.program)] ?? []), ...GENERIC_FLAGS];
   for (let i = 0; i < c.args.length; i++) {
     const a = c.args[i] as string;
     if ((c.program === 'curl' && (a === '-x' || a === '--proxy' || a.startsWith('--proxy='))) || (c.program === 'wget' && a.startsWith('-e') && /proxy\s*=/.test(a))) {
@@ -273,7 +230,7 @@ export function addressedHosts(c: SimpleCommand): AddressedHost[] {
       if (!a.includes('=')) i++;
       continue;
     }
-    const v = flagValue(c.args, i, [...flags, '--url', '--endpoint-url', '--server', '--registry', '--index-url', '--address', '-address', '--host', '-connect', '-L']);
+    const v = flagValue(c.args, i, flags);
     if (v !== null) {
       push(out, c, hostOfWord(v));
       continue;
@@ -282,20 +239,52 @@ export function addressedHosts(c: SimpleCommand): AddressedHost[] {
     for (const m of a.matchAll(/(?:^|[\s="'])(?:host|hostaddr|server|Server|Data Source|address|endpoint|url)\s?=\s?["']?([^\s;,"']{1,253})/g)) push(out, c, hostOfWord(m[1] ?? ''));
     if (/^[a-z][a-z0-9+.-]{1,15}:\/\//i.test(a)) push(out, c, hostOfUrl(a));
   }
-  // Scheme-less first operand of HTTP clients (`curl example.com/x`, httpie `http api.example.com/v1`) and
-  // of ftp/telnet/nc/lftp (`lftp ftp.example.com`); an option's value is never the operand.
-  if (out.length === 0 && (fam === 'http' || OPERAND_HOST.has(c.program))) {
-    for (let i = 0; i < c.args.length; i++) {
-      const a = c.args[i] as string;
-      if (a.startsWith('-')) {
-        if (!a.includes('=') && !BOOLEAN_OPTS.has(a) && !/^-[a-zA-Z]{2,}$/.test(a)) i++;
-        continue;
-      }
-      if (/^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(a) || /^[\w-]+(?::=?|==?|@)/.test(a) && !/^[\w.-]+:\d/.test(a)) continue;
-      const h = hostOfWord(a.split('/')[0] ?? '');
-      if (h && (h.includes('.') || h.includes(':') || h === 'localhost' || fam !== 'http')) push(out, c, h);
-      break;
+}
+
+/**
+ * The scheme-less first operand of HTTP clients (`curl example.com/x`, httpie `http api.example.com/v1`,
+ * grpcurl `host:443`) and of ftp/telnet/nc/lftp (`lftp ftp.example.com`); an option's value is never it.
+ */
+function operandHost(c: SimpleCommand, out: AddressedHost[]): void {
+  const http = clientFamily(c.program) === 'http';
+  if (out.length > 0 || !(http || OPERAND_HOST.has(c.program))) return;
+  for (let i = 0; i < c.args.length; i++) {
+    const a = c.args[i] as string;
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && !BOOLEAN_OPTS.has(a) && !/^-[a-zA-Z]{2,}$/.test(a)) i++;
+      continue;
     }
+    if (/^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(a) || (/^[\w-]+(?::=?|==?|@)/.test(a) && !/^[\w.-]+:\d/.test(a))) continue;
+    const h = hostOfWord(a.split('/')[0] ?? '');
+    if (h && (h.includes('.') || h.includes(':') || h === 'localhost' || !http)) push(out, c, h);
+    return;
   }
+}
+
+/** The readers that apply to a command, in order: each adds the hosts it finds. */
+function readers(c: SimpleCommand): ReadonlyArray<(c: SimpleCommand, out: AddressedHost[]) => void> {
+  const fam = clientFamily(c.program);
+  return [
+    fam === 'ssh' ? sshHosts : null,
+    SMB.has(c.program) ? smbHosts : null,
+    c.program === 'kubectl' || c.program === 'oc' || c.program === 'helm' ? kubeContext : null,
+    c.program === 'git' ? gitRemotes : null,
+    fam === 'registry' ? registryHosts : null,
+    SCRIPT_RUNNERS.has(c.program) ? scriptHosts : null,
+    flagHosts,
+    operandHost,
+  ].filter((r): r is (c: SimpleCommand, out: AddressedHost[]) => void => r !== null);
+}
+
+/**
+ * Hosts a simple command addresses, most specific first: the environment it sets (PGHOST, https_proxy,
+ * ...), then each reader that applies. Unknown programs still give the URLs among their words and the
+ * values of `--host`/`--server`/`--url`/`--endpoint` style options.
+ */
+export function addressedHosts(c: SimpleCommand): AddressedHost[] {
+  const out: AddressedHost[] = [];
+  for (const k of HOST_ENV) if (c.env[k]) push(out, c, hostOfWord(c.env[k] as string));
+  for (const k of PROXY_ENV) if (c.env[k]) push(out, c, hostOfWord(c.env[k] as string), true);
+  for (const read of readers(c)) read(c, out);
   return out;
 }

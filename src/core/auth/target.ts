@@ -11,7 +11,8 @@
  *    IP an alias (both are searched; the header and the counter use the name). An IP the agent addressed
  *    itself (`ssh root@10.0.0.5`) is the target.
  */
-import { addressedHosts, clientFamily, type AddressedHost, type ClientFamily } from './client-hosts.js';
+import { clientFamily, type ClientFamily } from './client-families.js';
+import { addressedHosts, type AddressedHost } from './client-hosts.js';
 import type { Detection } from './patterns.js';
 import { MAX_SCAN_CHARS } from './patterns.js';
 import { findServerNames } from './server-names.js';

@@ -12,7 +12,8 @@
  * - Context decides a bare `Permission denied`: right after an ssh/scp/sftp/rsync command it is an SSH
  *   authentication failure; after `cat` or `open()` it is a file error and nothing is detected.
  */
-import { addressedHosts, clientFamily, defaultService, isClientProgram } from './client-hosts.js';
+import { clientFamily, defaultService, isClientProgram } from './client-families.js';
+import { addressedHosts } from './client-hosts.js';
 import { detect, type AuthPattern, type Detection } from './patterns.js';
 import { commandsInText, commandsOfScript, type SimpleCommand } from './shell-words.js';
 import { extractTarget, targetFromCommands, type Target } from './target.js';
