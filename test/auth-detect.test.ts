@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MemoryError } from '../src/core/errors.js';
 import { BUILTIN_PATTERNS, compileCustomPatterns, detect, MAX_SCAN_CHARS, prefilter } from '../src/core/auth/patterns.js';
+import { BUILTIN_PATTERN_LIST } from '../src/core/auth/patterns-builtin.js';
 import { analyzeTurn } from '../src/core/auth/turn-analysis.js';
 import { formatHint, redactSecrets, searchQuery } from '../src/core/auth/hint.js';
 
@@ -163,6 +164,18 @@ describe('built-in detection', () => {
       expect(prefilter(text), text).toBe(true);
       // The prefilter is case-insensitive like the patterns.
       expect(prefilter(text.toUpperCase()), text).toBe(true);
+    }
+  });
+
+  it("each example carries one of its own pattern's anchors (the prefilter's contract, pattern by pattern)", () => {
+    for (const [id, text] of Object.entries(EXAMPLES)) {
+      const pat = BUILTIN_PATTERN_LIST.find((p) => p.id === id);
+      expect(pat?.anchors.some((a) => text.toLowerCase().includes(a)), `${id}: ${text}`).toBe(true);
+    }
+    for (const [, text] of POSITIVES) {
+      const d = detect(text, BUILTIN_PATTERNS);
+      const pat = BUILTIN_PATTERN_LIST.find((p) => p.id === d?.patternId);
+      expect(pat?.anchors.some((a) => text.toLowerCase().includes(a)), `${d?.patternId}: ${text}`).toBe(true);
     }
   });
 

@@ -84,7 +84,7 @@ export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Cal
   };
   let fts = search(variants);
   // Names memory pairs with the target are looked up only when the names the turn gave leave the hint short.
-  if (fts.filter((h) => hintOrder(h.fact, variants) === 0).length < options.limit) {
+  if (fts.filter((h) => hintOrder(h.fact, variants) !== null).length < options.limit) {
     const paired = withMemoryPairs(ctx, vis, q, variants);
     if (paired !== variants) {
       variants = paired;

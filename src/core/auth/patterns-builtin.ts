@@ -125,7 +125,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   // --- package registries and container registries -----------------------------------------------------
   p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )(?:E40[13]|ENEEDAUTH)\b/i, ['e401', 'e403', 'eneedauth']),
   p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password|access to the requested resource is not authorized|authentication failed)|\bdenied: (?:requested access to the resource is denied|access forbidden|permission denied)\b|\bno basic auth credentials\b|\b(?:Head|Get|Post|Put) "https?:\/\/[^"\s]{1,300}": (?:unauthorized|denied|forbidden)\b/i,
-    ['authenticat', 'username or password', 'denied', 'not authorized', 'basic auth credentials']),
+    ['authenticat', 'username or password', 'denied', 'not authorized', 'basic auth credentials', 'unauthori', 'forbidden']),
 
   // --- mail, FTP, directory ------------------------------------------------------------------------------
   p('smtp-535', 'mail', /\b535[ -](?:5\.7\.\d{1,3}\b|(?:Authentication|Incorrect authentication|Error: authentication|authentication failed|Username and Password|Invalid (?:login|credentials|username)|Bad username)\b)|\(535, b?['"]/i, ['535']),

@@ -137,24 +137,25 @@ export function targetFromCommands(commands: readonly SimpleCommand[], output: s
   // A proxy's refusal (407, or a proxy answering for itself) is about the proxy, not the site behind it.
   if (/\b407\b|Proxy Auth/i.test(detection.match) || /Proxy-Authenticate|\b(?:tiny|squid|http-?)proxy\b|\bproxy (?:server|auth)/i.test(output)) {
     const proxy = hosts.find((h) => h.proxy);
-    if (proxy) return hostTarget(proxy.host, output);
+    if (proxy) return hostTarget(proxy.host, output, findServerNames(output, 0));
   }
   const direct = hosts.filter((h) => !h.proxy);
   if (direct.length === 0) return null;
-  const printed = [...findServerNames(output, 0), ...findUserHosts(output, 0)].map((c) => c.value);
+  const servers = findServerNames(output, 0);
+  const printed = [...servers, ...findUserHosts(output, 0)].map((c) => c.value);
   // A host the command only implies (docker.io for `docker pull nginx`) yields to the endpoint the client printed.
-  if (direct.every((h) => h.implied) && printed.length > 0) return hostTarget(printed[0] as string, output);
+  if (direct.every((h) => h.implied) && printed.length > 0) return hostTarget(printed[0] as string, output, servers);
   const chosen = direct.find((h) => printed.includes(h.host))
     ?? direct.find((h) => (SERVES[detection.family] ?? []).includes(h.family))
     ?? direct.find((h) => clientFamily(h.program) !== 'other')
     ?? (direct[direct.length - 1] as AddressedHost);
-  return hostTarget(chosen.host, output);
+  return hostTarget(chosen.host, output, servers);
 }
 
 /** A host the agent addressed, with the addresses the output paired with it as aliases. */
-function hostTarget(host: string, output: string): Target {
+function hostTarget(host: string, output: string, servers: readonly Candidate[]): Target {
   const aliases: string[] = [];
-  for (const c of [...findServerNames(output, 0), ...findIps(output, 0)]) {
+  for (const c of [...servers, ...findIps(output, 0)]) {
     const names = [c.value, ...c.aliases];
     if (names.includes(host)) aliases.push(...names);
   }
