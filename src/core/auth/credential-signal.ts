@@ -14,6 +14,8 @@ import { tokenize } from '../text.js';
 
 /** First labels that say what a host does, not which host it is: `api.openai.com` is "openai". */
 const GENERIC_LABELS = new Set(['api', 'www', 'app', 'web', 'mail', 'smtp', 'imap', 'git', 'registry', 'login', 'auth', 'sso', 'portal', 'console', 'admin', 'ftp', 'ldap', 'vpn', 'proxy', 'db', 'cdn', 'static', 'docs', 'hub', 'cloud', 'id', 'accounts', 'gateway', 'secure', 'dev', 'prod', 'staging', 'test', 'internal', 'corp', 'local', 'localhost', 'npm', 'pypi', 'docker', 'index', 'upload', 'repo', 'ci', 'k8s', 'kube', 'data', 'files', 'backup', 'cache', 'redis', 'mq', 'broker']);
+/** Labels that never name an organisation, even right under a public top-level domain. */
+const ROLE_LABELS = new Set(['api', 'www', 'app', 'web', 'mail', 'login', 'auth', 'sso', 'portal', 'console', 'admin', 'cdn', 'static', 'docs', 'cloud', 'id', 'accounts', 'gateway', 'secure', 'dev', 'test', 'internal', 'corp', 'local', 'example', 'co', 'com', 'net', 'org']);
 /** Top-level domains after which the label before is an organisation's name (`openai.com`, `github.io`). */
 const PUBLIC_TLDS = new Set(['com', 'net', 'org', 'io', 'dev', 'ai', 'co', 'app', 'cloud', 'tech', 'so', 'sh', 'us', 'eu', 'uk', 'de', 'fr', 'me', 'xyz']);
 
@@ -31,7 +33,7 @@ export interface HostVariants {
 /** Cloud API domains and the provider a credential fact names instead (`bigquery.googleapis.com` -> gcp). */
 const PROVIDER_DOMAINS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/(?:^|\.)(?:googleapis\.com|google\.com|gcr\.io|pkg\.dev)$/, ['gcp', 'google cloud', 'gcloud']],
-  [/(?:^|\.)(?:amazonaws\.com|aws\.amazon\.com)$/, ['aws']],
+  [/(?:^|\.)(?:amazonaws\.com|aws\.amazon\.com)$/, ['aws', 'amazon']],
   [/(?:^|\.)(?:azure\.com|windows\.net|azure\.net|azurecr\.io|microsoftonline\.com)$/, ['azure']],
 ];
 
@@ -48,7 +50,8 @@ export function hostVariants(target: string, aliases: readonly string[]): HostVa
     if (!GENERIC_LABELS.has(first) && first.length >= 3) short.add(first);
     const tld = labels[labels.length - 1] as string;
     const org = labels[labels.length - 2];
-    if (labels.length >= 2 && PUBLIC_TLDS.has(tld) && org && org.length >= 3 && !GENERIC_LABELS.has(org)) short.add(org);
+    // Under a public top-level domain the label before it is the organisation's name (pypi, openai, github).
+    if (labels.length >= 2 && PUBLIC_TLDS.has(tld) && org && org.length >= 3 && !ROLE_LABELS.has(org)) short.add(org);
   }
   for (const h of exact) for (const [re, names] of PROVIDER_DOMAINS) if (re.test(h)) for (const n of names) short.add(n);
   for (const e of exact) short.delete(e);
@@ -80,6 +83,7 @@ export function credentialSignal(f: FactLike, hostWords: ReadonlySet<string> = n
   return score;
 }
 
+const DOTTED_HOST = /\b[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+\b/gi;
 const padded = (host: string): string => ` ${tokenize(host).join(' ')} `;
 
 /**
@@ -90,7 +94,8 @@ const padded = (host: string): string => ` ${tokenize(host).join(' ')} `;
  */
 export function hintRank(f: FactLike, variants: HostVariants): number | null {
   const words = tokenize(f.text);
-  const signal = credentialSignal(f, variants.words, words);
+  // Words of a host name the fact writes (vault.internal.lan) say which host, not how to log in.
+  const signal = credentialSignal(f, variants.words, tokenize(f.text.replace(DOTTED_HOST, ' ')));
   if (signal === 0) return null;
   const have = ` ${[...words, ...tokenize(`${f.entity ?? ''} ${f.tags.join(' ')}`)].join(' ')} `;
   const names = (hosts: readonly string[]): boolean => hosts.some((h) => h !== '' && padded(h) !== '  ' && have.includes(padded(h)));
