@@ -144,6 +144,13 @@ describe('target: the host the agent addressed', () => {
     expect(read('', exec('d', 'docker exec -i mssql-tools /opt/mssql-tools18/bin/sqlcmd -S sql-fin.example.net,1433 -U etl -Q "select 1"', "Login failed for user 'etl'.")).target).toBe('sql-fin.example.net');
   });
 
+  it('reads docker compose exec, az acr login, and a proxy the environment names for a 407', () => {
+    expect(read('', exec('r', 'docker compose exec -T api redis-cli -h redis del flags', 'NOAUTH Authentication required.')).target).toBe('redis');
+    expect(read('', exec('a', 'az acr login --name shipyard', "ERROR: Please run 'az login' to setup account.")).target).toBe('shipyard.azurecr.io');
+    const env = [...exec('e', 'env | grep -i _proxy', 'https_proxy=http://svc@egress.example.net:3128\nno_proxy=localhost'), ...exec('c', 'curl -sS https://www.example.org/rates.xml', 'curl: (56) CONNECT tunnel failed, response 407')];
+    expect(read('', env).target).toBe('egress.example.net');
+  });
+
   it('a proxy refusal names the proxy', () => {
     expect(read('', exec('p', 'curl -x http://proxy.corp.example:3128 https://example.org/', 'curl: (56) CONNECT tunnel failed, response 407')).target).toBe('proxy.corp.example');
     expect(read('', exec('p', 'https_proxy=http://squid.corp.example:3128 wget https://example.org/', 'Proxy tunneling failed: Proxy Authentication RequiredUnable to establish SSL connection.')).target).toBe('squid.corp.example');
@@ -174,6 +181,16 @@ describe('detection in context', () => {
     // A bare status after an HTTP client is a failure; the same number after another command is not.
     expect(read('', exec('c', "curl -s -o /dev/null -w '%{http_code}' -X POST https://ci.example.net/job/x/build", '401'))).toMatchObject({ detected: 'http-bare-status', target: 'ci.example.net' });
     expect(read('', exec('w', 'wc -l access.log', '401')).detected).toBeNull();
+    // The retry ran the same client (no host on its command line) and got through.
+    const npm = [...exec('a', 'npm ci', 'npm error code E401\nnpm error 401 Unauthorized - GET https://npm.example.net/@x%2fui'), ...exec('b', 'export NPM_TOKEN=$(vault kv get -field=token secret/npm) && npm ci', 'added 1184 packages in 38s')];
+    expect(read('', npm).detected).toBeNull();
+    // A service's logs show its traffic, not the agent's failure; ssh refusing the agent is still one.
+    const logs = 'May 14 04:52:40 app12 statements[3190]: WARN upstream pdf-renderer returned 403 Forbidden for /render/batch/0452, will retry';
+    expect(read('', exec('j', "ssh deploy@app12 'journalctl -u statements --no-pager | tail -40'", logs)).detected).toBeNull();
+    expect(read('', exec('j', "ssh dba@db07 'sudo tail -n 50 /var/log/postgresql/main.log'", 'dba@db07: Permission denied (publickey).')).target).toBe('db07');
+    // A changelog's list items and a terraform plan's assignments quote failures.
+    expect(read('', exec('c', 'sed -n 1,12p CHANGELOG.md', '# Changelog\n\n## 2.3.1\n\n### Fixed\n- Authentication failed messages from Harbor are shown verbatim.')).detected).toBeNull();
+    expect(read('', exec('t', 'terraform plan -no-color', '  ~ resource "aws_iam_policy" "w" {\n      + Sid      = "DenyDelete"  # AccessDenied for deletes')).detected).toBeNull();
     // The agent's own prose is not a failure.
     expect(read('', [{ role: 'assistant', content: 'If the token is wrong the API answers 401 Unauthorized.' }]).detected).toBeNull();
   });

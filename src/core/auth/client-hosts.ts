@@ -209,6 +209,14 @@ function kubeContext(c: SimpleCommand, out: AddressedHost[]): void {
   if (v && /^[a-z0-9][\w.@:-]{0,100}$/i.test(v)) push(out, c, v.toLowerCase());
 }
 
+/** `az acr login --name zetabank`: the registry zetabank.azurecr.io. */
+function azureRegistry(c: SimpleCommand, out: AddressedHost[]): void {
+  if (c.args[0] !== 'acr') return;
+  const i = c.args.findIndex((a) => a === '--name' || a === '-n');
+  const name = i >= 0 ? c.args[i + 1] : c.args.find((a) => a.startsWith('--name='))?.slice(7);
+  if (name && /^[a-z0-9]{1,50}$/i.test(name)) push(out, c, `${name.toLowerCase()}.azurecr.io`);
+}
+
 /** git's scp-like remotes: git@github.com:org/repo.git (URLs are read by flagHosts). */
 function gitRemotes(c: SimpleCommand, out: AddressedHost[]): void {
   for (const a of c.args) {
@@ -269,6 +277,7 @@ function readers(c: SimpleCommand): ReadonlyArray<(c: SimpleCommand, out: Addres
     SMB.has(c.program) ? smbHosts : null,
     c.program === 'kubectl' || c.program === 'oc' || c.program === 'helm' ? kubeContext : null,
     c.program === 'git' ? gitRemotes : null,
+    c.program === 'az' ? azureRegistry : null,
     fam === 'registry' ? registryHosts : null,
     SCRIPT_RUNNERS.has(c.program) ? scriptHosts : null,
     flagHosts,

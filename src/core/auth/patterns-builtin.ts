@@ -124,7 +124,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
 
   // --- package registries and container registries -----------------------------------------------------
   p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )(?:E40[13]|ENEEDAUTH)\b/i, ['e401', 'e403', 'eneedauth']),
-  p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password|access to the requested resource is not authorized|authentication failed)|\bdenied: (?:requested access to the resource is denied|access forbidden|permission denied)\b|\bno basic auth credentials\b|\b(?:Head|Get|Post|Put) "https?:\/\/[^"\s]{1,300}": (?:unauthorized|denied|forbidden)\b/i,
+  p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password|access to the requested resource is not authorized|authentication failed|unauthorized to access)|\bdenied: (?:requested access to the resource is denied|access forbidden|permission[ _]denied)\b|\bno basic auth credentials\b|\b(?:Head|Get|Post|Put) "https?:\/\/[^"\s]{1,300}": (?:unauthorized|denied|forbidden)\b/i,
     ['authenticat', 'username or password', 'denied', 'not authorized', 'basic auth credentials', 'unauthori', 'forbidden']),
 
   // --- mail, FTP, directory ------------------------------------------------------------------------------
@@ -138,7 +138,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('oauth-error', 'oauth', /\b(?:invalid_client|invalid_grant|unauthorized_client)\b|\bauthorization grant is invalid\b/i, ['invalid_', 'unauthori', 'authorization grant']),
 
   p('permission-to-view', 'git', /\b(?:you )?(?:don't|do not) have (?:the )?permission to (?:view|access|read)\b|(?:^|\n)\s{0,4}Access Denied\.(?=\s|$)/i, ['permission to', 'access denied']),
-  p('unable-to-authenticate', 'api', /\b(?:unable to|failed to|could not|couldn't|cannot|can't) authenticate\b/i, ['authenticate']),
+  p('unable-to-authenticate', 'api', /\b(?:unable to|failed to|could not|couldn't|cannot|can't) authenticate\b|\bPlease run ['"`]?[\w-]{1,20}(?: [\w-]{1,20})? login['"`]?/i, ['authenticate', 'login']),
   p('kube-forbidden', 'cloud', /\bis forbidden: User "[^"\n]{1,200}" cannot\b/, ['is forbidden']),
   p('api-not-authenticated', 'api', /\b(?:Please (?:re-?)?authenticate|Not authenticated|Authentication credentials were not provided|You are not (?:authenticated|logged in)|You (?:must|need to) (?:be logged in|log ?in|authenticate))\b/i,
     ['authenticate', 'not authenticated', 'authentication credentials', 'not logged in', 'must be logged in', 'need to be logged in', 'must log', 'need to log', 'must login', 'need to login']),

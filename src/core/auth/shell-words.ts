@@ -142,11 +142,13 @@ function simple(words: readonly string[], index: number, out: SimpleCommand[], d
 
 const CONTAINER_CLIS = new Set(['docker', 'podman', 'nerdctl']);
 /** Options of `docker exec`/`run` that take no value. */
-const CONTAINER_FLAGS = new Set(['-i', '-t', '-it', '-ti', '-d', '--rm', '--interactive', '--tty', '--detach', '--privileged', '--init', '--read-only']);
+const CONTAINER_FLAGS = new Set(['-i', '-t', '-T', '-it', '-ti', '-d', '--rm', '--interactive', '--tty', '--detach', '--privileged', '--init', '--read-only']);
 
 /** The command run inside a container: `docker exec -i db psql -h x` -> `psql -h x` (same for `run IMAGE cmd`). */
-function containerCommand(program: string, args: readonly string[]): string[] | null {
-  if (!CONTAINER_CLIS.has(program) || (args[0] !== 'exec' && args[0] !== 'run')) return null;
+function containerCommand(program: string, all: readonly string[]): string[] | null {
+  // `docker compose exec SERVICE cmd` and `docker-compose exec SERVICE cmd` read like `docker exec`.
+  const args = program === 'docker-compose' || all[0] === 'compose' ? all.slice(program === 'docker-compose' ? 0 : 1) : all;
+  if ((!CONTAINER_CLIS.has(program) && program !== 'docker-compose') || (args[0] !== 'exec' && args[0] !== 'run')) return null;
   let i = 1;
   for (; i < args.length; i++) {
     const a = args[i] as string;

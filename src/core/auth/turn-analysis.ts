@@ -13,7 +13,7 @@
  *   authentication failure; after `cat` or `open()` it is a file error and nothing is detected.
  */
 import { clientFamily, defaultService, isClientProgram } from './client-families.js';
-import { addressedHosts } from './client-hosts.js';
+import { addressedHosts, hostOfWord } from './client-hosts.js';
 import { detect, type AuthPattern, type Detection } from './patterns.js';
 import { commandsInText, commandsOfScript, type SimpleCommand } from './shell-words.js';
 import { extractTarget, targetFromCommands, type Target } from './target.js';
@@ -83,18 +83,52 @@ function inContext(segments: readonly Segment[], i: number): Detection | null {
 }
 
 /**
- * True when a later tool result of the turn talked to the same host and did not fail: the agent already
- * got in (a retry with the right key), so the older failure needs no hint.
+ * True when a later tool result of the turn ran the same client against the same host (or, when the
+ * command names no host, the same client) and did not fail: the agent already got in (a retry with the
+ * right key, a refreshed token), so the older failure needs no hint.
  */
 function resolvedLater(segments: readonly Segment[], i: number, target: Target, patterns: readonly AuthPattern[]): boolean {
   const names = new Set([target.target, ...target.aliases]);
+  const failing = segments[i] as Segment;
+  const clients = new Set((failing.call ? commandsOfScript(failing.call) : []).map((c) => c.program).filter(isClientProgram));
   for (let j = i + 1; j < segments.length; j++) {
     const seg = segments[j] as Segment;
     if (seg.role !== 'result' || !seg.call) continue;
-    const hosts = commandsOfScript(seg.call).flatMap(addressedHosts).map((h) => h.host);
-    if (hosts.some((h) => names.has(h)) && detect(seg.text, patterns) === null) return true;
+    const cmds = commandsOfScript(seg.call);
+    const hosts = cmds.flatMap(addressedHosts).map((h) => h.host);
+    const same = hosts.some((h) => names.has(h)) || (hosts.length === 0 && cmds.some((c) => clients.has(c.program)));
+    if (same && detect(seg.text, patterns) === null) return true;
   }
   return false;
+}
+
+/**
+ * Log viewers: what they print is a service's traffic (`journalctl`, `kubectl logs`, `tail app.log`), not
+ * the agent's own failure, unless the failure is the outer client's (`ssh host 'journalctl ...'` refused).
+ */
+const LOG_FILE = /\.log\b|\/var\/log\/|access_log|error_log/;
+function isLogViewer(c: SimpleCommand): boolean {
+  return c.program === 'journalctl' || ((c.args[0] === 'logs' || (c.args[0] === 'compose' && c.args[1] === 'logs')) && ['kubectl', 'oc', 'docker', 'podman'].includes(c.program)) ||
+    (['tail', 'head', 'less', 'cat', 'zcat', 'grep', 'zgrep', 'rg', 'awk'].includes(c.program) && c.args.some((a) => LOG_FILE.test(a)));
+}
+
+function inLogs(seg: Segment, detection: Detection): boolean {
+  if (seg.role !== 'result' || !seg.call) return false;
+  const cmds = commandsOfScript(seg.call);
+  const outer = cmds[0];
+  return cmds.some(isLogViewer) && !(outer && !isLogViewer(outer) && clientFamily(outer.program) === detection.family);
+}
+
+/** A proxy the turn shows (`https_proxy=http://proxy:3128` in an environment listing or a command). */
+const PROXY_SETTING = /\b(?:https?|all)_proxy=["']?([a-z][\w+.-]{1,15}:\/\/[^\s"']{1,300}|[\w.-]{1,253}:\d{1,5})/i;
+function turnProxy(segments: readonly Segment[]): Target | null {
+  for (let j = segments.length - 1; j >= 0; j--) {
+    const seg = segments[j] as Segment;
+    const m = PROXY_SETTING.exec(`${seg.call ?? ''}\n${seg.text}`);
+    const host = m ? hostOfWord(m[1] ?? '') : null;
+    if (host) return { target: host, kind: 'host', aliases: [] };
+  }
+  return null;
 }
 
 /** The failing segment's own target: its command's host, else the names its text gives (no doc links). */
@@ -127,8 +161,10 @@ export function analyzeTurn(segments: readonly Segment[], patterns: readonly Aut
     const seg = segments[i] as Segment;
     if (!scanned(seg.role)) continue;
     const detection = detect(seg.text, patterns) ?? (builtin ? inContext(segments, i) : null);
-    if (!detection) continue;
-    const own = targetOf(seg, detection) ?? serviceOfCommand(seg);
+    if (!detection || (builtin && inLogs(seg, detection))) continue;
+    // A proxy's 407 with no proxy on the command line is about the proxy the environment names.
+    const proxied = /\b407\b|Proxy Auth/i.test(detection.match) && !commandsOf(seg).flatMap(addressedHosts).some((h) => h.proxy) ? turnProxy(segments) : null;
+    const own = proxied ?? targetOf(seg, detection) ?? serviceOfCommand(seg);
     if (own && resolvedLater(segments, i, own, patterns)) return { detection: null, target: null, segment: -1 };
     if (own) return { detection, target: own, segment: i };
     const order = [...Array.from({ length: i }, (_, k) => i - 1 - k), ...Array.from({ length: segments.length - i - 1 }, (_, k) => i + 1 + k)];

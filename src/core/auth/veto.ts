@@ -17,6 +17,8 @@ const CODE = new RegExp([
   String.raw`\b(?:throw new|raise|return|abort|HTTPException|createError)\s?\(?\s?\w{0,30}(?:Error|Exception)?\s?\(\s?40[137]`,
   String.raw`\b(?:const|let|var|val|final)\s+\w+\s?=`,
   String.raw`\bHTTP_40[137]_[A-Z_]+|\bstatus_code\s?=`,
+  // A config/HCL assignment holding a string, as terraform plan prints it: Sid = "DenyDelete"  # AccessDenied ...
+  String.raw`^\s*[+~-]?\s*[\w.-]{1,60} += +"[^"\n]{0,200}"`,
   // A keyword argument holding a message: detail="Authentication required",
   String.raw`^\s*\w{1,40}\s?=\s?["'][^"'\n]{0,200}["'],\s*$`,
 ].join('|'), 'i');
@@ -28,6 +30,8 @@ const TEST_LINE = /^\s{0,12}(?:[✓✔√✗✘×○↓]|PASS\b|FAIL\b|ok \d+ |n
 const PROMPT_LINE = /^\s{0,4}(?:[$❯]|[\w.-]{1,32}@[\w.-]{1,64}:[^\s$#]{0,120}[$#]) /;
 /** A documentation table row: `| 401 | invalid token |`. */
 const TABLE = /^\s{0,4}\|.{1,400}\|\s*$|^\s{0,4}(?:[-*•+]|\d{1,2}\.)\s{1,3}[`*]{0,2}40[137]\b|^\s{0,3}#{1,6}\s/;
+/** A markdown heading. */
+const MD_HEADING = /(?:^|\n)#{1,6} \S/;
 /** The start of a diff or one of its hunks. */
 const DIFF_HEADER = /(?:^|\n)(?:diff --git |@@ -\d|--- a\/|\+\+\+ b\/)/;
 /** A rate limit, whatever status carries it. */
@@ -53,6 +57,8 @@ function inBackticks(text: string, index: number, length: number): boolean {
 export function inCodeOrListing(text: string, index: number, length = 0): boolean {
   if (inBackticks(text, index, length)) return true;
   const line = lineAt(text, index);
+  // A list item of a markdown document (a changelog, a README) quotes messages, it does not print them.
+  if (/^\s{0,4}[-*+] /.test(line) && MD_HEADING.test(text.slice(Math.max(0, index - 4000), index))) return true;
   // A line a diff adds or removes is source being changed (`git diff`, a patch).
   if (/^[+-](?![+-])/.test(line) && DIFF_HEADER.test(text.slice(Math.max(0, index - 4000), index))) return true;
   return GREP.test(line) || PROMPT_LINE.test(line) || TABLE.test(line) || TEST_LINE.test(line) || CODE.test(line);
