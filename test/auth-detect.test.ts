@@ -147,6 +147,7 @@ describe('built-in detection', () => {
     'login-failed': 'X Failed to log in to github.com using token (GH_TOKEN)',
     'api-not-authenticated': '{"detail":"Not authenticated"}',
     'grpc-unauthenticated': 'rpc error: code = Unauthenticated desc = invalid token',
+    'kerberos-preauth': 'kinit: Preauthentication failed while getting initial credentials',
     'mysql-command-denied': "ERROR 1142 (42000) at line 1: DELETE command denied to user 'report'@'10.1.2.3' for table `orders`",
     'unable-to-authenticate': 'hcloud: unable to authenticate your API token (unauthorized)',
     'kube-forbidden': 'Error: secrets is forbidden: User "ci-deployer" cannot list resource "secrets" in API group "" in the namespace "payments"',

@@ -151,6 +151,15 @@ describe('target: the host the agent addressed', () => {
     expect(read('', env).target).toBe('egress.example.net');
   });
 
+  it('reads a terminal transcript the agent wrote in its own message, kinit realms, and an SDK pointed at a proxy', () => {
+    const transcript = { role: 'assistant', content: 'Here is the output:\n\n```\n$ redis-cli -h 10.12.8.40 llen queue:grading\nNOAUTH Authentication required.\n```' };
+    expect(read('', [transcript]).target).toBe('10.12.8.40');
+    expect(read('', [{ role: 'assistant', content: 'An expired token gets 401 Unauthorized, by design.' }]).detected).toBeNull();
+    expect(read('', exec('k', 'kinit jdoe@CS.EXAMPLE.EDU', 'Password for jdoe@CS.EXAMPLE.EDU: \nkinit: Preauthentication failed while getting initial credentials'))).toMatchObject({ detected: 'kerberos-preauth', target: 'cs.example.edu' });
+    const sdk = [...exec('e', 'env | grep OPENAI', 'OPENAI_BASE_URL=https://llm-proxy.example.edu/v1\nOPENAI_API_KEY=sk-***'), ...exec('p', 'python3 eval.py', "Traceback (most recent call last):\n  File \"/x/site-packages/openai/_base_client.py\", line 1047\nopenai.AuthenticationError: Error code: 401 - {'error': {'message': 'Authentication Error, Invalid proxy server token passed'}}")];
+    expect(read('', sdk).target).toBe('llm-proxy.example.edu');
+  });
+
   it('a proxy refusal names the proxy', () => {
     expect(read('', exec('p', 'curl -x http://proxy.corp.example:3128 https://example.org/', 'curl: (56) CONNECT tunnel failed, response 407')).target).toBe('proxy.corp.example');
     expect(read('', exec('p', 'https_proxy=http://squid.corp.example:3128 wget https://example.org/', 'Proxy tunneling failed: Proxy Authentication RequiredUnable to establish SSL connection.')).target).toBe('squid.corp.example');
@@ -191,6 +200,11 @@ describe('detection in context', () => {
     // A changelog's list items and a terraform plan's assignments quote failures.
     expect(read('', exec('c', 'sed -n 1,12p CHANGELOG.md', '# Changelog\n\n## 2.3.1\n\n### Fixed\n- Authentication failed messages from Harbor are shown verbatim.')).detected).toBeNull();
     expect(read('', exec('t', 'terraform plan -no-color', '  ~ resource "aws_iam_policy" "w" {\n      + Sid      = "DenyDelete"  # AccessDenied for deletes')).detected).toBeNull();
+    // A question in the user's words reports nothing.
+    expect(read('Should the API answer 401 or 403 for an expired token?', []).detected).toBeNull();
+    // A retry shown in the same transcript message that got through.
+    const retried = { role: 'assistant', content: '```\n$ docker login registry.example.edu -u me\nError response from daemon: Get "https://registry.example.edu/v2/": unauthorized: authentication required\n```\n\n```\n$ docker login registry.example.edu -u robot\nLogin Succeeded\n```' };
+    expect(read('', [retried]).detected).toBeNull();
     // The agent's own prose is not a failure.
     expect(read('', [{ role: 'assistant', content: 'If the token is wrong the API answers 401 Unauthorized.' }]).detected).toBeNull();
   });

@@ -106,8 +106,19 @@ function messageSegments(m: unknown, calls: Map<string, string>, last: { call: s
   if (text !== '') {
     if (role === 'result') out.push({ role, text: bound(text), call: (idOf(m) ? calls.get(idOf(m) as string) : undefined) ?? last.call });
     else out.push({ role, text: bound(text), call: null });
+    // An agent that shows what it ran as a terminal transcript (a fenced block starting with `$ cmd`)
+    // reports tool output in its own message: the block is read as a tool result, its prose is not.
+    if (role === 'assistant') for (const block of transcripts(text)) out.push({ role: 'result', text: bound(block), call: null });
   }
   return out;
+}
+
+const FENCED = /```[^\n]*\n([\s\S]{1,65536}?)```/g;
+
+/** Fenced blocks of a message that are terminal transcripts: their first line is a `$ ` command. */
+function transcripts(text: string): string[] {
+  if (!text.includes('```')) return [];
+  return [...text.matchAll(FENCED)].map((m) => m[1] ?? '').filter((b) => /^\s{0,4}(?:[\w.-]{1,32}@[\w.-]{1,64}:[^\s$#]{0,120})?[$#] \S/.test(b)).slice(0, 8);
 }
 
 /** The turn as segments, oldest first: the last MAX_MESSAGES messages, then the prompt (the newest text). */

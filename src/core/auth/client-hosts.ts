@@ -217,6 +217,12 @@ function azureRegistry(c: SimpleCommand, out: AddressedHost[]): void {
   if (name && /^[a-z0-9]{1,50}$/i.test(name)) push(out, c, `${name.toLowerCase()}.azurecr.io`);
 }
 
+/** kinit's principal `user@REALM`: the realm (lower case) stands for its KDCs. */
+function kerberosRealm(c: SimpleCommand, out: AddressedHost[]): void {
+  const principal = c.args.find((a) => !a.startsWith('-') && /^[\w.$/-]{1,64}@[A-Za-z0-9.-]{3,253}$/.test(a));
+  if (principal) push(out, c, hostOfWord(principal.slice(principal.indexOf('@') + 1).toLowerCase()));
+}
+
 /** git's scp-like remotes: git@github.com:org/repo.git (URLs are read by flagHosts). */
 function gitRemotes(c: SimpleCommand, out: AddressedHost[]): void {
   for (const a of c.args) {
@@ -278,6 +284,7 @@ function readers(c: SimpleCommand): ReadonlyArray<(c: SimpleCommand, out: Addres
     c.program === 'kubectl' || c.program === 'oc' || c.program === 'helm' ? kubeContext : null,
     c.program === 'git' ? gitRemotes : null,
     c.program === 'az' ? azureRegistry : null,
+    c.program === 'kinit' ? kerberosRealm : null,
     fam === 'registry' ? registryHosts : null,
     SCRIPT_RUNNERS.has(c.program) ? scriptHosts : null,
     flagHosts,

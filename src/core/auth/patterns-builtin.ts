@@ -110,8 +110,8 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('login-failed', 'api', /\b(?:Failed to log ?in(?: to)?|Log ?in failed|login attempt to [^\s]{1,200} failed)\b/i, ['failed to log', 'login failed', 'log in failed', 'login attempt']),
   // --- cloud CLIs --------------------------------------------------------------------------------------
   p('kubectl-logged-in', 'cloud', /\bYou must be logged in to the server\b/i, ['must be logged in']),
-  p('aws-token', 'cloud', /\b(?:InvalidClientTokenId|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken(?:Exception)?|UnrecognizedClientException)\b|The security token included in the request is (?:invalid|expired)/i,
-    ['invalidclienttokenid', 'invalidaccesskeyid', 'signaturedoesnotmatch', 'expiredtoken', 'unrecognizedclientexception', 'security token included']),
+  p('aws-token', 'cloud', /\b(?:InvalidClientTokenId|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken(?:Exception)?|UnrecognizedClientException)\b|The security token included in the request is (?:invalid|expired)|The Access Key Id you provided does not exist/i,
+    ['invalidclienttokenid', 'invalidaccesskeyid', 'signaturedoesnotmatch', 'expiredtoken', 'unrecognizedclientexception', 'security token included', 'access key id you provided']),
   p('gcloud-reauth', 'cloud', /\bReauthentication (?:required|failed)\b|\bdoes not have any valid credentials\b/i, ['reauthenticat', 'valid credentials']),
   p('azure-aadsts', 'cloud', /\bAADSTS\d{5,}\b/i, ['aadsts']),
   p('aws-access-denied', 'cloud', /\b(?:AccessDenied(?:Exception)?|UnauthorizedOperation|AuthFailure|InvalidSignatureException|MissingAuthenticationToken(?:Exception)?|NotAuthorizedException)\b/,
@@ -120,7 +120,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
     ['permission_denied', 'unauthenticated', 'invalid authentication credentials', 'caller does not have permission', 'does not have', 'do not have', 'active account selected', 'access denied']),
   p('azure-auth-failed', 'cloud', /\b(?:AuthenticationFailed|AuthorizationFailed|InvalidAuthenticationToken\w{0,20}|ExpiredAuthenticationToken|AuthorizationPermissionMismatch)\b|\bdoes not have authorization to perform action\b/,
     ['authenticationfailed', 'authorizationfailed', 'invalidauthenticationtoken', 'expiredauthenticationtoken', 'authorizationpermissionmismatch', 'does not have authorization']),
-  p('vault-denied', 'cloud', /\bCode: 40[13]\. Errors:|(?:^|\n)\s{0,4}\* (?:permission denied|missing client token)\b/, ['401', '403', 'denied', 'missing client token'], /\bCode: 40[13]\. Errors:/),
+  p('vault-denied', 'cloud', /\bCode: 40[13]\. Errors:|(?:^|\n)\s{0,4}\* (?:permission denied|missing client token|ldap operation failed: failed to bind)\b|\bError authenticating: /, ['401', '403', 'denied', 'missing client token', 'failed to bind', 'error authenticating'], /\bCode: 40[13]\. Errors:/),
 
   // --- package registries and container registries -----------------------------------------------------
   p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )(?:E40[13]|ENEEDAUTH)\b/i, ['e401', 'e403', 'eneedauth']),
@@ -132,6 +132,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('smtp-login-denied', 'mail', /\bLogin denied\b|\bSMTPAuthenticationError\b/i, ['login denied', 'smtpauthenticationerror']),
   p('imap-authenticationfailed', 'mail', /\bAUTHENTICATIONFAILED\b/i, ['authenticat']),
   p('ftp-530', 'ftp', /\bAccess denied: 530\b|\b530[ -](?:Login incorrect|Login authentication failed|User cannot log in|Not logged in|Authentication failed|Permission denied)/i, ['530']),
+  p('kerberos-preauth', 'directory', /\bPreauthentication failed\b|\bkinit: [^\n]{0,80}\b(?:Password incorrect|Client not found in Kerberos database|credentials have been revoked)\b/i, ['preauthentication failed', 'kinit']),
   p('ldap-invalid-credentials', 'directory', /\bInvalid credentials \(49\)|\bLDAP: error code 49\b/i, ['invalid credentials', 'error code 49']),
 
   // --- OAuth ------------------------------------------------------------------------------------------------

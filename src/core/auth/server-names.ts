@@ -43,6 +43,8 @@ const FINDERS: ReadonlyArray<readonly [RegExp, Kind]> = [
   // composer: The 'https://repo.packagist.com/...' URL required authentication; ansible: `nas | UNREACHABLE! =>`.
   [new RegExp(String.raw`'(${URL})' URL required authentication`, 'gi'), 'url'],
   [new RegExp(String.raw`(?:^|\n)(${HOST}) \| (?:UNREACHABLE|FAILED)!`, 'g'), 'host'],
+  // krb5.conf shown in the turn: `kdc = kdc1.example.edu`.
+  [new RegExp(String.raw`\b(?:kdc|admin_server)\s{0,3}=\s{0,3}(${HOST})`, 'g'), 'host'],
   // A client's prompt for credentials it could not ask for: pip's "User for pypi.corp.example:".
   [new RegExp(String.raw`\bUser for (${HOST}):`, 'g'), 'host'],
   // A config file shown in the turn: terraform backend `address = "https://..."`, .npmrc `registry=`, pip.conf `index-url =`.

@@ -90,11 +90,11 @@ function inContext(segments: readonly Segment[], i: number): Detection | null {
 function resolvedLater(segments: readonly Segment[], i: number, target: Target, patterns: readonly AuthPattern[]): boolean {
   const names = new Set([target.target, ...target.aliases]);
   const failing = segments[i] as Segment;
-  const clients = new Set((failing.call ? commandsOfScript(failing.call) : []).map((c) => c.program).filter(isClientProgram));
+  const clients = new Set(commandsOf(failing).map((c) => c.program).filter(isClientProgram));
   for (let j = i + 1; j < segments.length; j++) {
     const seg = segments[j] as Segment;
-    if (seg.role !== 'result' || !seg.call) continue;
-    const cmds = commandsOfScript(seg.call);
+    if (seg.role !== 'result') continue;
+    const cmds = commandsOf(seg);
     const hosts = cmds.flatMap(addressedHosts).map((h) => h.host);
     const same = hosts.some((h) => names.has(h)) || (hosts.length === 0 && cmds.some((c) => clients.has(c.program)));
     if (same && detect(seg.text, patterns) === null) return true;
@@ -103,8 +103,9 @@ function resolvedLater(segments: readonly Segment[], i: number, target: Target, 
 }
 
 /**
- * Log viewers: what they print is a service's traffic (`journalctl`, `kubectl logs`, `tail app.log`), not
- * the agent's own failure, unless the failure is the outer client's (`ssh host 'journalctl ...'` refused).
+ * Log viewers: the HTTP statuses they print are a service's traffic (`journalctl`, `kubectl logs`, `tail
+ * access.log`), not the agent's own failure; a service's own failed login in its log (a broker refusing
+ * it) and the outer client's refusal (`ssh host 'journalctl ...'`) still count.
  */
 const LOG_FILE = /\.log\b|\/var\/log\/|access_log|error_log/;
 function isLogViewer(c: SimpleCommand): boolean {
@@ -113,10 +114,15 @@ function isLogViewer(c: SimpleCommand): boolean {
 }
 
 function inLogs(seg: Segment, detection: Detection): boolean {
-  if (seg.role !== 'result' || !seg.call) return false;
-  const cmds = commandsOfScript(seg.call);
-  const outer = cmds[0];
-  return cmds.some(isLogViewer) && !(outer && !isLogViewer(outer) && clientFamily(outer.program) === detection.family);
+  if (seg.role !== 'result' || !seg.call || detection.family !== 'http') return false;
+  return commandsOfScript(seg.call).some(isLogViewer);
+}
+
+/** A question in the user's words ("should the API answer 401 or 403 for an expired token?") reports nothing. */
+function inQuestion(seg: Segment, detection: Detection): boolean {
+  if (seg.role !== 'prompt' && seg.role !== 'user') return false;
+  const end = seg.text.slice(detection.index).search(/[.!?\n]/);
+  return end >= 0 && seg.text[detection.index + end] === '?';
 }
 
 /** A proxy the turn shows (`https_proxy=http://proxy:3128` in an environment listing or a command). */
@@ -125,6 +131,21 @@ function turnProxy(segments: readonly Segment[]): Target | null {
   for (let j = segments.length - 1; j >= 0; j--) {
     const seg = segments[j] as Segment;
     const m = PROXY_SETTING.exec(`${seg.call ?? ''}\n${seg.text}`);
+    const host = m ? hostOfWord(m[1] ?? '') : null;
+    if (host) return { target: host, kind: 'host', aliases: [] };
+  }
+  return null;
+}
+
+/**
+ * The endpoint an SDK was pointed at, when the turn shows it (`OPENAI_BASE_URL=https://llm-proxy/v1` for an
+ * `openai` error): the host the agent's code actually called, rather than the vendor's name.
+ */
+function sdkEndpoint(segments: readonly Segment[], service: string): Target | null {
+  const re = new RegExp(`\\b${service.replace(/[^a-z0-9]/gi, '')}_(?:BASE_URL|API_BASE|API_URL|ENDPOINT|HOST)["']?\\s{0,2}[=:]\\s{0,2}["']?([a-z][\\w+.-]{1,15}:\\/\\/[^\\s"']{1,300})`, 'i');
+  for (let j = segments.length - 1; j >= 0; j--) {
+    const seg = segments[j] as Segment;
+    const m = re.exec(`${seg.call ?? ''}\n${seg.text}`);
     const host = m ? hostOfWord(m[1] ?? '') : null;
     if (host) return { target: host, kind: 'host', aliases: [] };
   }
@@ -161,10 +182,11 @@ export function analyzeTurn(segments: readonly Segment[], patterns: readonly Aut
     const seg = segments[i] as Segment;
     if (!scanned(seg.role)) continue;
     const detection = detect(seg.text, patterns) ?? (builtin ? inContext(segments, i) : null);
-    if (!detection || (builtin && inLogs(seg, detection))) continue;
+    if (!detection || (builtin && (inLogs(seg, detection) || inQuestion(seg, detection)))) continue;
     // A proxy's 407 with no proxy on the command line is about the proxy the environment names.
     const proxied = /\b407\b|Proxy Auth/i.test(detection.match) && !commandsOf(seg).flatMap(addressedHosts).some((h) => h.proxy) ? turnProxy(segments) : null;
-    const own = proxied ?? targetOf(seg, detection) ?? serviceOfCommand(seg);
+    const found = proxied ?? targetOf(seg, detection) ?? serviceOfCommand(seg);
+    const own = found?.kind === 'service' ? (sdkEndpoint(segments, found.target) ?? found) : found;
     if (own && resolvedLater(segments, i, own, patterns)) return { detection: null, target: null, segment: -1 };
     if (own) return { detection, target: own, segment: i };
     const order = [...Array.from({ length: i }, (_, k) => i - 1 - k), ...Array.from({ length: segments.length - i - 1 }, (_, k) => i + 1 + k)];
