@@ -160,6 +160,13 @@ describe('target: the host the agent addressed', () => {
     expect(read('', sdk).target).toBe('llm-proxy.example.edu');
   });
 
+  it('ssh is a transport: the inner command or the server the output names, never the hop', () => {
+    expect(read('', exec('p', "ssh deploy@web1.example.net 'PGPASSWORD=$(cat ~/.pg_ro) psql -h 10.30.0.20 -U ro -d shop -c \"select 1\"'", 'ERROR:  permission denied for table orders')).target).toBe('10.30.0.20');
+    expect(read('', exec('d', "ssh deploy@web2.example.net 'cd /srv/app && docker compose pull api'", 'Error response from daemon: Head "https://registry.example.net:5000/v2/app/manifests/1.8": no basic auth credentials')).target).toBe('registry.example.net');
+    const sdk = "Traceback (most recent call last):\n  File \"/srv/copy/.venv/lib/python3.12/site-packages/openai/_base_client.py\", line 1047\nopenai.AuthenticationError: Error code: 401 - {'error': {'code': 'invalid_api_key'}}";
+    expect(read('', exec('o', "ssh deploy@worker1.example.net 'cd /srv/copy && python generate.py'", sdk)).target).toBe('openai');
+  });
+
   it('a proxy refusal names the proxy', () => {
     expect(read('', exec('p', 'curl -x http://proxy.corp.example:3128 https://example.org/', 'curl: (56) CONNECT tunnel failed, response 407')).target).toBe('proxy.corp.example');
     expect(read('', exec('p', 'https_proxy=http://squid.corp.example:3128 wget https://example.org/', 'Proxy tunneling failed: Proxy Authentication RequiredUnable to establish SSL connection.')).target).toBe('squid.corp.example');
@@ -200,6 +207,10 @@ describe('detection in context', () => {
     // A changelog's list items and a terraform plan's assignments quote failures.
     expect(read('', exec('c', 'sed -n 1,12p CHANGELOG.md', '# Changelog\n\n## 2.3.1\n\n### Fixed\n- Authentication failed messages from Harbor are shown verbatim.')).detected).toBeNull();
     expect(read('', exec('t', 'terraform plan -no-color', '  ~ resource "aws_iam_policy" "w" {\n      + Sid      = "DenyDelete"  # AccessDenied for deletes')).detected).toBeNull();
+    // A retry later in the same transcript block, and a terraform plan's numeric assignment.
+    const block = { role: 'assistant', content: 'Done; the first attempt used a stale token:\n\n```\n$ vercel deploy --token "$T"\nError: The specified token is not valid. Use `vercel login` to generate a new token.\n$ export T=$(op read op://x/token)\n$ vercel deploy --token "$T"\nProduction: https://shop.example.app [12s]\n```' };
+    expect(read('', [block]).detected).toBeNull();
+    expect(read('', exec('t', 'terraform plan', '              + response {\n                  + status_code  = 403\n                }')).detected).toBeNull();
     // A question in the user's words reports nothing.
     expect(read('Should the API answer 401 or 403 for an expired token?', []).detected).toBeNull();
     // A retry shown in the same transcript message that got through.

@@ -115,10 +115,30 @@ function messageSegments(m: unknown, calls: Map<string, string>, last: { call: s
 
 const FENCED = /```[^\n]*\n([\s\S]{1,65536}?)```/g;
 
-/** Fenced blocks of a message that are terminal transcripts: their first line is a `$ ` command. */
+const PROMPT_LINE = /^\s{0,4}(?:[\w.-]{1,32}@[\w.-]{1,64}:[^\s$#]{0,120})?[$#] \S/;
+
+/**
+ * Fenced blocks of a message that are terminal transcripts (their first line is a `$ ` command), one
+ * piece per command with its output, so a retry later in the same block reads as a later result.
+ */
 function transcripts(text: string): string[] {
   if (!text.includes('```')) return [];
-  return [...text.matchAll(FENCED)].map((m) => m[1] ?? '').filter((b) => /^\s{0,4}(?:[\w.-]{1,32}@[\w.-]{1,64}:[^\s$#]{0,120})?[$#] \S/.test(b)).slice(0, 8);
+  const out: string[] = [];
+  for (const m of text.matchAll(FENCED)) {
+    const block = m[1] ?? '';
+    if (!PROMPT_LINE.test(block)) continue;
+    let piece: string[] = [];
+    for (const line of block.split('\n')) {
+      if (PROMPT_LINE.test(line) && piece.length > 0) {
+        out.push(piece.join('\n'));
+        piece = [];
+      }
+      piece.push(line);
+    }
+    if (piece.length > 0) out.push(piece.join('\n'));
+    if (out.length >= 16) break;
+  }
+  return out.slice(0, 16);
 }
 
 /** The turn as segments, oldest first: the last MAX_MESSAGES messages, then the prompt (the newest text). */

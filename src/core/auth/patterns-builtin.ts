@@ -101,8 +101,8 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('smb-logon-failure', 'ssh', /\bNT_STATUS_(?:LOGON_FAILURE|WRONG_PASSWORD|ACCOUNT_LOCKED_OUT|ACCESS_DENIED|PASSWORD_EXPIRED|ACCOUNT_DISABLED)\b/, ['nt_status_']),
   p('api-token-expired', 'api', /\b(?:(?:access |auth |bearer |id |refresh )?token (?:has |is )?expired|expired token)\b/i,
     ['token expired', 'token has expired', 'token is expired', 'expired token']),
-  p('api-token-invalid', 'api', /\b(?:token (?:in [\w$.-]{1,40} )?(?:is )?invalid|invalid (?:access |auth |bearer |id |refresh )?token|invalid_token)\b/i,
-    ['token invalid', 'token is invalid', 'invalid token', 'invalid access token', 'invalid auth token', 'invalid bearer token', 'invalid id token', 'invalid refresh token', 'invalid_']),
+  p('api-token-invalid', 'api', /\b(?:token (?:in [\w$.-]{1,40} )?(?:is )?(?:invalid|not valid)|invalid (?:access |auth |bearer |id |refresh )?token|invalid_token)\b/i,
+    ['token invalid', 'token is invalid', 'token is not valid', 'invalid token', 'invalid access token', 'invalid auth token', 'invalid bearer token', 'invalid id token', 'invalid refresh token', 'invalid_']),
   p('api-invalid-auth', 'api', /\b(?:invalid_auth|not_authed|token_revoked|account_inactive)\b/i, ['invalid_', 'not_authed', 'token_revoked', 'account_inactive']),
   p('api-auth-required', 'api', /\bauthentication required\b/i, ['authenticat']),
   p('amqp-access-refused', 'mq', /\bACCESS_REFUSED\b|\bLogin was refused\b|\bProbableAuthenticationError\b/, ['access_refused', 'login was refused', 'probableauthenticationerror']),
@@ -123,7 +123,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('vault-denied', 'cloud', /\bCode: 40[13]\. Errors:|(?:^|\n)\s{0,4}\* (?:permission denied|missing client token|ldap operation failed: failed to bind)\b|\bError authenticating: /, ['401', '403', 'denied', 'missing client token', 'failed to bind', 'error authenticating'], /\bCode: 40[13]\. Errors:/),
 
   // --- package registries and container registries -----------------------------------------------------
-  p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )(?:E40[13]|ENEEDAUTH)\b/i, ['e401', 'e403', 'eneedauth']),
+  p('npm-e401', 'registry', /(?:\bnpm (?:ERR!|error) (?:code )?|\bcode )(?:E40[13]|ENEEDAUTH)\b|\bERR_PNPM_FETCH_40[13]\b|\bERR_PNPM_NEED_AUTH\b/i, ['e401', 'e403', 'eneedauth', 'err_pnpm_fetch_40', 'err_pnpm_need_auth']),
   p('docker-denied', 'registry', /\bunauthorized: (?:authentication required|incorrect username or password|access to the requested resource is not authorized|authentication failed|unauthorized to access)|\bdenied: (?:requested access to the resource is denied|access forbidden|permission[ _]denied)\b|\bno basic auth credentials\b|\b(?:Head|Get|Post|Put) "https?:\/\/[^"\s]{1,300}": (?:unauthorized|denied|forbidden)\b/i,
     ['authenticat', 'username or password', 'denied', 'not authorized', 'basic auth credentials', 'unauthori', 'forbidden']),
 
@@ -141,8 +141,8 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('permission-to-view', 'git', /\b(?:you )?(?:don't|do not) have (?:the )?permission to (?:view|access|read)\b|(?:^|\n)\s{0,4}Access Denied\.(?=\s|$)/i, ['permission to', 'access denied']),
   p('unable-to-authenticate', 'api', /\b(?:unable to|failed to|could not|couldn't|cannot|can't) authenticate\b|\bPlease run ['"`]?[\w-]{1,20}(?: [\w-]{1,20})? login['"`]?/i, ['authenticate', 'login']),
   p('kube-forbidden', 'cloud', /\bis forbidden: User "[^"\n]{1,200}" cannot\b/, ['is forbidden']),
-  p('api-not-authenticated', 'api', /\b(?:Please (?:re-?)?authenticate|Not authenticated|Authentication credentials were not provided|You are not (?:authenticated|logged in)|You (?:must|need to) (?:be logged in|log ?in|authenticate))\b/i,
-    ['authenticate', 'not authenticated', 'authentication credentials', 'not logged in', 'must be logged in', 'need to be logged in', 'must log', 'need to log', 'must login', 'need to login']),
+  p('api-not-authenticated', 'api', /\b(?:Please (?:re-?)?authenticate|Not authenticated|Authentication credentials were not provided|You are not (?:authenticated|logged in)|You (?:must|need to) (?:be logged in|be authenticated|log ?in|authenticate))\b/i,
+    ['authenticate', 'not authenticated', 'authentication credentials', 'not logged in', 'must be logged in', 'need to be logged in', 'be authenticated', 'must log', 'need to log', 'must login', 'need to login']),
   // Last, so a tool-specific wording at the same position (LDAP's "Invalid credentials (49)") names the tool.
   p('api-bad-credentials', 'api', /\b(?:Bad credentials|(?:invalid|incorrect|wrong) (?:username or password|username\/password|user name or password|credentials|authentication)|Credentials not correct)\b/i,
     ['credentials not correct', 'invalid authentication', 'bad credentials', 'username or password', 'username/password', 'user name or password', 'invalid credentials', 'incorrect credentials', 'wrong credentials']),

@@ -38,6 +38,13 @@ export function shellWords(line: string): string[] {
     if (ch === '"' || ch === "'") {
       quote = ch;
       inWord = true;
+    } else if (ch === '$' && text[i + 1] === '(') {
+      // A command substitution stays inside its word: PGPASSWORD=$(cat ~/.pg_ro) psql ...
+      const close = text.indexOf(')', i + 2);
+      const end = close < 0 ? text.length - 1 : close;
+      cur += text.slice(i, end + 1);
+      inWord = true;
+      i = end;
     } else if (ch === '\\' && i + 1 < text.length) {
       cur += text[++i];
       inWord = true;

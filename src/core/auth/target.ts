@@ -44,7 +44,9 @@ function sdkVendor(m: RegExpMatchArray): string | null {
   const scope = (m[1] ?? '').toLowerCase();
   const name = scope.startsWith('@') ? scope.slice(1) : scope;
   const vendor = name.replace(/^python[-_]/, '').replace(/[-_](?:ai|sdk|api|client|node|python|js|rest|http)$/g, '').replace(/[-_](?:ai|sdk|api)$/g, '');
-  return vendor.length >= 3 && !GENERIC_PACKAGES.has(vendor) && !GENERIC_PACKAGES.has(name) ? vendor : null;
+  // A protocol client's helper package (redis-parser, pg-protocol, mysql2-...) is no vendor either.
+  const family = name.split(/[-_.]/)[0] ?? name;
+  return vendor.length >= 3 && !GENERIC_PACKAGES.has(vendor) && !GENERIC_PACKAGES.has(name) && !GENERIC_PACKAGES.has(family) ? vendor : null;
 }
 
 function findServices(text: string, offset: number): Candidate[] {
@@ -145,11 +147,15 @@ export function targetFromCommands(commands: readonly SimpleCommand[], output: s
   const printed = [...servers, ...findUserHosts(output, 0)].map((c) => c.value);
   // A host the command only implies (docker.io for `docker pull nginx`) yields to the endpoint the client printed.
   if (direct.every((h) => h.implied) && printed.length > 0) return hostTarget(printed[0] as string, output, servers);
-  const chosen = direct.find((h) => printed.includes(h.host))
-    ?? direct.find((h) => (SERVES[detection.family] ?? []).includes(h.family))
-    ?? direct.find((h) => clientFamily(h.program) !== 'other')
-    ?? (direct[direct.length - 1] as AddressedHost);
-  return hostTarget(chosen.host, output, servers);
+  const serves = (h: AddressedHost): boolean => (SERVES[detection.family] ?? []).includes(h.family);
+  const chosen = direct.find((h) => printed.includes(h.host)) ?? direct.find(serves);
+  if (chosen) return hostTarget(chosen.host, output, servers);
+  // ssh is a transport here (`ssh web2 'docker compose pull'`): the server the output names, else the inner
+  // command's host, else nothing (the failing text decides), never the machine the agent hopped onto.
+  if (servers.length > 0) return hostTarget((servers[0] as Candidate).value, output, servers);
+  const inner = direct.filter((h) => h.family !== 'ssh');
+  const fallback = inner.find((h) => clientFamily(h.program) !== 'other') ?? inner[inner.length - 1];
+  return fallback ? hostTarget(fallback.host, output, servers) : null;
 }
 
 /** A host the agent addressed, with the addresses the output paired with it as aliases. */

@@ -18,7 +18,7 @@ const CODE = new RegExp([
   String.raw`\b(?:const|let|var|val|final)\s+\w+\s?=`,
   String.raw`\bHTTP_40[137]_[A-Z_]+|\bstatus_code\s?=`,
   // A config/HCL assignment holding a string, as terraform plan prints it: Sid = "DenyDelete"  # AccessDenied ...
-  String.raw`^\s*[+~-]?\s*[\w.-]{1,60} += +"[^"\n]{0,200}"`,
+  String.raw`^\s*[+~-]?\s*[\w.-]{1,60} += +(?:"[^"\n]{0,200}"|\d{1,6}\s*$)`,
   // A keyword argument holding a message: detail="Authentication required",
   String.raw`^\s*\w{1,40}\s?=\s?["'][^"'\n]{0,200}["'],\s*$`,
 ].join('|'), 'i');
