@@ -139,7 +139,7 @@ export const BUILTIN_PATTERN_LIST: readonly BuiltinPattern[] = Object.freeze([
   p('oauth-error', 'oauth', /\b(?:invalid_client|invalid_grant|unauthorized_client)\b|\bauthorization grant is invalid\b/i, ['invalid_', 'unauthori', 'authorization grant']),
 
   p('permission-to-view', 'git', /\b(?:you )?(?:don't|do not) have (?:the )?permission to (?:view|access|read)\b|(?:^|\n)\s{0,4}Access Denied\.(?=\s|$)/i, ['permission to', 'access denied']),
-  p('unable-to-authenticate', 'api', /\b(?:unable to|failed to|could not|couldn't|cannot|can't) authenticate\b|\bPlease run ['"`]?[\w-]{1,20}(?: [\w-]{1,20})? login['"`]?/i, ['authenticate', 'login']),
+  p('unable-to-authenticate', 'api', /\b(?:unable to|failed to|could not|couldn't|cannot|can't) authenticate\b|\bPlease run ['"`]?[\w-]{1,20}(?: [\w-]{1,20})? login['"`]?/i, ['authenticate', 'please run']),
   p('kube-forbidden', 'cloud', /\bis forbidden: User "[^"\n]{1,200}" cannot\b/, ['is forbidden']),
   p('api-not-authenticated', 'api', /\b(?:Please (?:re-?)?authenticate|Not authenticated|Authentication credentials were not provided|You are not (?:authenticated|logged in)|You (?:must|need to) (?:be logged in|be authenticated|log ?in|authenticate))\b/i,
     ['authenticate', 'not authenticated', 'authentication credentials', 'not logged in', 'must be logged in', 'need to be logged in', 'be authenticated', 'must log', 'need to log', 'must login', 'need to login']),
