@@ -125,24 +125,8 @@ function inQuestion(seg: Segment, detection: Detection): boolean {
   return end >= 0 && seg.text[detection.index + end] === '?';
 }
 
-/** A proxy the turn shows (`https_proxy=http://proxy:3128` in an environment listing or a command). */
-const PROXY_SETTING = /\b(?:https?|all)_proxy=["']?([a-z][\w+.-]{1,15}:\/\/[^\s"']{1,300}|[\w.-]{1,253}:\d{1,5})/i;
-function turnProxy(segments: readonly Segment[]): Target | null {
-  for (let j = segments.length - 1; j >= 0; j--) {
-    const seg = segments[j] as Segment;
-    const m = PROXY_SETTING.exec(`${seg.call ?? ''}\n${seg.text}`);
-    const host = m ? hostOfWord(m[1] ?? '') : null;
-    if (host) return { target: host, kind: 'host', aliases: [] };
-  }
-  return null;
-}
-
-/**
- * The endpoint an SDK was pointed at, when the turn shows it (`OPENAI_BASE_URL=https://llm-proxy/v1` for an
- * `openai` error): the host the agent's code actually called, rather than the vendor's name.
- */
-function sdkEndpoint(segments: readonly Segment[], service: string): Target | null {
-  const re = new RegExp(`\\b${service.replace(/[^a-z0-9]/gi, '')}_(?:BASE_URL|API_BASE|API_URL|ENDPOINT|HOST)["']?\\s{0,2}[=:]\\s{0,2}["']?([a-z][\\w+.-]{1,15}:\\/\\/[^\\s"']{1,300})`, 'i');
+/** The host of the newest setting of the turn that `re` captures (its first group), in calls or texts. */
+function newestSetting(segments: readonly Segment[], re: RegExp): Target | null {
   for (let j = segments.length - 1; j >= 0; j--) {
     const seg = segments[j] as Segment;
     const m = re.exec(`${seg.call ?? ''}\n${seg.text}`);
@@ -150,6 +134,18 @@ function sdkEndpoint(segments: readonly Segment[], service: string): Target | nu
     if (host) return { target: host, kind: 'host', aliases: [] };
   }
   return null;
+}
+
+/** A proxy the turn shows (`https_proxy=http://proxy:3128` in an environment listing or a command). */
+const PROXY_SETTING = /\b(?:https?|all)_proxy=["']?([a-z][\w+.-]{1,15}:\/\/[^\s"']{1,300}|[\w.-]{1,253}:\d{1,5})/i;
+
+/**
+ * The endpoint an SDK was pointed at, when the turn shows it (`OPENAI_BASE_URL=https://llm-proxy/v1` for an
+ * `openai` error): the host the agent's code actually called, rather than the vendor's name.
+ */
+function sdkEndpoint(segments: readonly Segment[], service: string): Target | null {
+  const name = service.replace(/[^a-z0-9]/gi, '');
+  return newestSetting(segments, new RegExp(`\\b${name}_(?:BASE_URL|API_BASE|API_URL|ENDPOINT|HOST)["']?\\s{0,2}[=:]\\s{0,2}["']?([a-z][\\w+.-]{1,15}:\\/\\/[^\\s"']{1,300})`, 'i'));
 }
 
 /** The failing segment's own target: its command's host, else the names its text gives (no doc links). */
@@ -184,7 +180,7 @@ export function analyzeTurn(segments: readonly Segment[], patterns: readonly Aut
     const detection = detect(seg.text, patterns) ?? (builtin ? inContext(segments, i) : null);
     if (!detection || (builtin && (inLogs(seg, detection) || inQuestion(seg, detection)))) continue;
     // A proxy's 407 with no proxy on the command line is about the proxy the environment names.
-    const proxied = /\b407\b|Proxy Auth/i.test(detection.match) && !commandsOf(seg).flatMap(addressedHosts).some((h) => h.proxy) ? turnProxy(segments) : null;
+    const proxied = /\b407\b|Proxy Auth/i.test(detection.match) && !commandsOf(seg).flatMap(addressedHosts).some((h) => h.proxy) ? newestSetting(segments, PROXY_SETTING) : null;
     const found = proxied ?? targetOf(seg, detection) ?? serviceOfCommand(seg);
     const own = found?.kind === 'service' ? (sdkEndpoint(segments, found.target) ?? found) : found;
     if (own && resolvedLater(segments, i, own, patterns)) return { detection: null, target: null, segment: -1 };
