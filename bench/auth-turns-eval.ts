@@ -4,7 +4,7 @@
  * detection, target and hint contents; also scores a plain literal baseline of the spec's pattern
  * list and target rule, computed here.
  *
- *   node --import tsx bench/auth-turns-eval.ts [dev|test|all|holdout|holdout2|holdout3|holdout4|holdout5] [--semantic] [--store] [--dist] [--json FILE] [--verbose]
+ *   node --import tsx bench/auth-turns-eval.ts [dev|test|all|holdout|holdout2|holdout3|holdout4|holdout5|holdout6] [--semantic] [--store] [--dist] [--json FILE] [--verbose]
  *
  * --semantic  pass --semantic to auth-recall check (loads the local embedding model, vector leg)
  * --store     store the facts one `hybrid-mem store` per fact (default: one `hybrid-mem import`)
@@ -18,7 +18,8 @@
  * fresh split, written after the code was tuned on dev/test/holdout, scored once); holdout3: holdout3.jsonl against
  * holdout3-facts.json (a third fresh split, written blind after tuning on every earlier split, scored once); holdout4:
  * holdout4.jsonl against holdout4-facts.json (a fourth fresh split, same terms as holdout3); holdout5:
- * holdout5.jsonl against holdout5-facts.json (a fifth fresh split, same terms); dev, test and all use facts.json.
+ * holdout5.jsonl against holdout5-facts.json (a fifth fresh split, same terms); holdout6:
+ * holdout6.jsonl against holdout6-facts.json (a sixth fresh split, same terms); dev, test and all use facts.json.
  *
  * The set's format and label rules: test/fixtures/auth-turns/README.md.
  */
@@ -69,8 +70,8 @@ interface Result {
 const args = process.argv.slice(2);
 const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--json');
 const split = positional[0] ?? 'dev';
-if (!['dev', 'test', 'all', 'holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5'].includes(split)) {
-  console.error(`usage: node --import tsx bench/auth-turns-eval.ts [dev|test|all|holdout|holdout2|holdout3|holdout4|holdout5] [--semantic] [--store] [--dist] [--json FILE] [--verbose]`);
+if (!['dev', 'test', 'all', 'holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'holdout6'].includes(split)) {
+  console.error(`usage: node --import tsx bench/auth-turns-eval.ts [dev|test|all|holdout|holdout2|holdout3|holdout4|holdout5|holdout6] [--semantic] [--store] [--dist] [--json FILE] [--verbose]`);
   process.exit(1);
 }
 const semantic = args.includes('--semantic');
@@ -79,7 +80,7 @@ const verbose = args.includes('--verbose');
 const fromDist = args.includes('--dist');
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 
-const factsFile = split === 'holdout' ? 'holdout-facts.json' : split === 'holdout2' ? 'holdout2-facts.json' : split === 'holdout3' ? 'holdout3-facts.json' : split === 'holdout4' ? 'holdout4-facts.json' : split === 'holdout5' ? 'holdout5-facts.json' : 'facts.json';
+const factsFile = split === 'holdout' ? 'holdout-facts.json' : split === 'holdout2' ? 'holdout2-facts.json' : split === 'holdout3' ? 'holdout3-facts.json' : split === 'holdout4' ? 'holdout4-facts.json' : split === 'holdout5' ? 'holdout5-facts.json' : split === 'holdout6' ? 'holdout6-facts.json' : 'facts.json';
 const facts = JSON.parse(readFileSync(join(SET, factsFile), 'utf8')) as Fact[];
 const readTurns = (name: string): Turn[] =>
   readFileSync(join(SET, `${name}.jsonl`), 'utf8')
