@@ -70,7 +70,7 @@ export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Cal
   // next failing turn, and this one answers from full text. The vector query is the spec's (target and
   // the credential terms, no aliases), the one precomputed for every host a credential fact names.
   const vectorQuery = searchQuery({ target: q.target, kind: 'host', aliases: [] });
-  const vectorLeg = options.semantic?.searchIfCached(vectorQuery, depth, { visibility: vis, includeSuperseded: false, credentialsOnly: true }, options.vectorDeadlineMs) ?? null;
+  const vectorLeg = options.semantic?.searchIfCached(vectorQuery, options.limit * 3, { visibility: vis, includeSuperseded: false, credentialsOnly: true }, options.vectorDeadlineMs) ?? null;
   const search = (v: HostVariants): FtsHit[] => {
     const parts = targetParts([...v.exact, ...v.short]);
     return parts.length > 0 ? ctx.fts.search(parts, vis, { limit: depth, credentialsOnly: true }) : [];

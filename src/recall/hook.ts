@@ -8,7 +8,8 @@
  */
 import { RecallClient } from '../actors/recall/client.js';
 import type { ResolvedConfig } from '../config/resolve.js';
-import { prefilter } from '../core/auth/patterns.js';
+import { BUILTIN_PATTERNS, prefilter } from '../core/auth/patterns.js';
+import { analyzeTurn } from '../core/auth/turn-analysis.js';
 import { formatHint, redactSecrets, searchQuery, type HintItem } from '../core/auth/hint.js';
 import { toWire } from '../core/errors.js';
 import type { FactId } from '../core/ids.js';
@@ -32,6 +33,9 @@ export interface AuthRecallOptions {
   /** Deadline of the vector leg of the credential search (the full-text leg always answers). */
   readonly vectorDeadlineMs?: number;
 }
+
+/** Turns up to this many characters (texts and tool calls) are analysed on the calling thread. */
+export const INLINE_CHARS = 16 * 1024;
 
 const none = (reason: string, detected = false, target: string | null = null): AuthRecallOutcome => ({ detected, target, factIds: [], hint: null, reason });
 
@@ -72,7 +76,11 @@ export class AuthRecallHook {
     const turn = turnSchema.parse(input);
     const texts = quick ?? turnTexts(turn);
     if (!quick && !custom && !texts.some((t) => prefilter(t))) return none('no failure indicator');
-    const { detection, target } = await this.recall.analyze({ segments: turnSegments(turn), patterns: custom });
+    const segments = turnSegments(turn);
+    // A small turn with the built-in set is read here (linear rules over a few KB: ~0.3 ms, less than the
+    // worker round trip); a large one, or a configured pattern set, goes to the recall worker's deadline.
+    const size = segments.reduce((n, seg) => n + seg.text.length + (seg.call?.length ?? 0), 0);
+    const { detection, target } = !custom && size <= INLINE_CHARS ? analyzeTurn(segments, BUILTIN_PATTERNS, true) : await this.recall.analyze({ segments, patterns: custom });
     if (!detection) return none('no failure indicator');
     if (!target) {
       this.log(`auth-recall: ${detection.family} failure detected but no target could be extracted`);
