@@ -29,6 +29,8 @@ const SETS = [
   { split: 'holdout3', facts: 'holdout3-facts.json', min: { f1: 0.97, target: 0.9, facts: 0.9 } },
   { split: 'holdout4', facts: 'holdout4-facts.json', min: { f1: 0.97, target: 0.9, facts: 0.9 } },
   { split: 'holdout5', facts: 'holdout5-facts.json', min: { f1: 0.97, target: 0.9, facts: 0.9 } },
+  // Scored blind once on the final rules and never tuned on: a guard with its blind figures' margins.
+  { split: 'holdout6', facts: 'holdout6-facts.json', min: { f1: 0.95, target: 0.85, facts: 0.85 } },
 ] as const;
 
 const lines = <T>(file: string): T[] => readFileSync(join(DIR, file), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
