@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Warms the test cache (HYBRID_MEM_TEST_CACHE, else ~/.cache/hybrid-mem-test) before `npm test`: Node 22
-// and 24 from the npm registry, better-sqlite3 built for each, and openclaw installed with Node 24. The
+// and 24 from the npm registry, and openclaw installed with Node 24. The
 // tests do the same on first use; doing it first keeps the installs off the timed test run. Idempotent.
 import process from 'node:process';
 
@@ -14,7 +14,6 @@ if (!r.supported) {
 }
 for (const major of [22, 24]) {
   const node = r.nodeBinary(major);
-  r.nativeEnv(node);
-  process.stdout.write(`test runtimes: Node ${major} at ${node}, better-sqlite3 built (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  process.stdout.write(`test runtimes: Node ${major} at ${node} (${Math.round((Date.now() - started) / 1000)} s)\n`);
 }
 process.stdout.write(`test runtimes: openclaw at ${r.openclawDir()} (${Math.round((Date.now() - started) / 1000)} s)\n`);

@@ -1,9 +1,9 @@
 /**
  * The hybrid-mem CLI: every command's happy path, and bad input for every command (exit 1, one line on
- * stderr naming the error code, the database unchanged), internal errors (exit 2), and the real bin.
+ * stderr naming the error code, the database unchanged), internal errors (exit 1), malformed command lines (exit 2), and the real bin.
  * Real SQLite files in temp dirs; `run` is called in-process except where the bin itself is under test.
  */
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../src/store/native.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
+
+const Database = sqliteDriver();
 
 const KEY = 'cd'.repeat(32);
 const BIN = resolve(__dirname, '../bin/hybrid-mem.js');
@@ -64,7 +66,7 @@ function checksum(dbPath: string): string {
 }
 
 function expectUserError(r: Result, code: string): void {
-  expect(r.code, r.stderr).toBe(1);
+  expect(r.code, r.stderr).toBe(code === 'MEM_ERR_USAGE' ? 2 : 1);
   expect(r.stderr).toMatch(new RegExp(`^hybrid-mem: ${code}: \\S.*\\n$`));
   expect(r.stderr.split('\n')).toHaveLength(2);
 }
@@ -80,7 +82,7 @@ afterAll(() => {
   for (const h of homes) rmSync(h, { recursive: true, force: true });
 });
 
-describe('bad input: exit 1, one line naming the code, database unchanged', () => {
+describe('bad input: exit 1 (2 for a malformed command line), one line naming the code, database unchanged', () => {
   let home: string;
   const ids = { a: '', b: '', link: '', conflict: '' };
 
@@ -443,16 +445,16 @@ describe('commands', () => {
     expect(existsSync(join(home, 'memory.db'))).toBe(false);
   });
 
-  it('an internal error exits 2 with one line (the stack only with HYBRID_MEM_DEBUG=1)', async () => {
+  it('an internal error exits 1 with one line (the stack only with HYBRID_MEM_DEBUG=1)', async () => {
     writeFileSync(join(home, 'not-a-db.db'), 'this is not a SQLite database, just some text that is long enough '.repeat(20));
     const r = await cli(home, ['--db', 'not-a-db.db', 'list']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^hybrid-mem: MEM_ERR_DB_CORRUPT: .*not a database\n$/);
     const debug = await cli(home, ['--db', 'not-a-db.db', 'list'], { env: { HYBRID_MEM_DEBUG: '1' } });
     expect(debug.stderr.split('\n').length).toBeGreaterThan(3);
     expect(debug.stderr).toContain('    at ');
     const json = await cli(home, ['--json', '--db', 'not-a-db.db', 'stats']);
-    expect(json.code).toBe(2);
+    expect(json.code).toBe(1);
     expect(JSON.parse(json.stderr).error.code).toBe('MEM_ERR_DB_CORRUPT');
   });
 });
@@ -479,7 +481,7 @@ describe('the real bin (node bin/hybrid-mem.js)', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/^hybrid-mem: MEM_ERR_INVALID_INPUT: /);
     writeFileSync(join(home, 'junk.db'), 'junk '.repeat(400));
-    expect(bin(['--db', join(home, 'junk.db'), 'stats']).status).toBe(2);
+    expect(bin(['--db', join(home, 'junk.db'), 'stats']).status).toBe(1);
   });
 
   it('serve stops cleanly on SIGTERM with exit code 0', async () => {

@@ -4,13 +4,15 @@
  * rows or event), leaves a sound file, and the same service works again once the condition clears.
  */
 import { chmodSync, readFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../src/store/native.js';
 import type { Database as Db } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../src/core/errors.js';
 import type { FactId } from '../src/core/ids.js';
 import { MemoryService } from '../src/memory/service.js';
 import { openService, tempHome, type TestHome } from './helpers.js';
+
+const Database = sqliteDriver();
 
 const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 const BIG_TEXT = Array.from({ length: 1200 }, (_, i) => `word${i}`).join(' ').slice(0, 9_999);

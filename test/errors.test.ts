@@ -1,11 +1,11 @@
 /** The error registry and the README's error-code table say the same thing. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, MemoryError, fromWire, toWire } from '../src/core/errors.js';
+import { ERROR_CODES, MemoryError, exitCodeOf, fromWire, toWire } from '../src/core/errors.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const section = readme.slice(readme.indexOf('<!-- error-codes:start -->'), readme.indexOf('<!-- error-codes:end -->'));
-const rows = [...section.matchAll(/^\| `(MEM_ERR_[A-Z_]+)` \| (user|internal) \(exit (\d)\) \| (.+) \|$/gm)].map((m) => ({
+const rows = [...section.matchAll(/^\| `(MEM_ERR_[A-Z_]+)` \| (user|internal) \| (\d) \| (.+) \|$/gm)].map((m) => ({
   code: m[1],
   kind: m[2],
   exit: Number(m[3]),
@@ -17,7 +17,7 @@ describe('error codes', () => {
     expect(rows.map((r) => r.code).sort()).toEqual(Object.keys(ERROR_CODES).sort());
     for (const r of rows) {
       const def = ERROR_CODES[r.code as keyof typeof ERROR_CODES];
-      expect(r).toEqual({ code: r.code, kind: def.kind, exit: def.kind === 'user' ? 1 : 2, summary: def.summary });
+      expect(r).toEqual({ code: r.code, kind: def.kind, exit: exitCodeOf(r.code as keyof typeof ERROR_CODES), summary: def.summary });
     }
   });
 

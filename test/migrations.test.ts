@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../src/store/native.js';
 import type { Database as Db } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../src/core/errors.js';
@@ -16,6 +16,8 @@ import { MemoryService } from '../src/memory/service.js';
 import { openDatabase } from '../src/store/db.js';
 import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../src/store/migrations.js';
 import { tempHome, type TestHome } from './helpers.js';
+
+const Database = sqliteDriver();
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

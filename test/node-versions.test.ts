@@ -2,8 +2,9 @@
  * Every Node major that package.json's `engines` declares runs the product: the CLI (SQLite + FTS5 through
  * better-sqlite3, the embedding worker, the usearch index), `serve` with the dashboard (uWebSockets.js where
  * it loads, node:http on Node 24), and `hybrid-mem mcp` with the SDK client. Node 22 and 24 come from the
- * npm registry into the test cache; better-sqlite3 is built for them side by side (npm run build:native).
- * Without such a build, a command fails with MEM_ERR_NATIVE_UNAVAILABLE naming the fix.
+ * npm registry into the test cache. SQLite is better-sqlite3 13 (prebuilt, N-API) on Node 22 and 24 and 12
+ * on Node 20, with nothing built per Node; a driver that does not load fails with MEM_ERR_NATIVE_UNAVAILABLE
+ * naming the fix, and 12.x is refused on Node 24 (it aborts there).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSTALL_TIMEOUT_MS, ROOT, nativeEnv, nodeBinary, supported } from './support/runtimes.js';
+import { INSTALL_TIMEOUT_MS, ROOT, nodeBinary, supported } from './support/runtimes.js';
 
 const BIN = join(ROOT, 'bin', 'hybrid-mem.js');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
@@ -32,7 +33,7 @@ describe.skipIf(!supported).each(MAJORS.map((m) => [m as 20 | 22 | 24]))('on Nod
   beforeAll(() => {
     node = nodeBinary(major);
     home = mkdtempSync(join(tmpdir(), `hm-node${major}-`));
-    env = { ...(process.env as Record<string, string>), ...nativeEnv(node), HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' };
+    env = { ...(process.env as Record<string, string>), HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' };
   }, INSTALL_TIMEOUT_MS);
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -88,13 +89,19 @@ describe.skipIf(!supported).each(MAJORS.map((m) => [m as 20 | 22 | 24]))('on Nod
     }
   }, 60_000);
 
-  it.skipIf(major === Number(process.versions.node.split('.')[0]))('without a better-sqlite3 build for this Node, fails with MEM_ERR_NATIVE_UNAVAILABLE naming the fix', () => {
-    const r = cli(['stats'], { HYBRID_MEM_NATIVE_DIR: join(home, 'no-builds-here') });
-    expect(r.status).toBe(2);
+  it('a SQLite driver that does not load fails with MEM_ERR_NATIVE_UNAVAILABLE naming the fix (exit 1)', () => {
+    const missing = join(home, 'no-driver-here');
+    const r = cli(['stats'], { HYBRID_MEM_SQLITE_DRIVER: missing });
+    expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('MEM_ERR_NATIVE_UNAVAILABLE');
-    expect(r.stderr).toContain(`better-sqlite3 has no build for Node v${major}.`);
-    expect(r.stderr).toContain('npm run build:native');
-    expect(r.stderr).toContain(join(home, 'no-builds-here', 'better-sqlite3'));
+    expect(r.stderr).toContain(`the SQLite driver ${missing} does not load on Node v${major}.`);
+    expect(r.stderr).toContain('Fix: point HYBRID_MEM_SQLITE_DRIVER at a better-sqlite3 install built for this Node');
+  });
+
+  it.runIf(major === 24)('refuses better-sqlite3 12 on Node 24, where it aborts the process', () => {
+    const r = cli(['stats'], { HYBRID_MEM_SQLITE_DRIVER: join(ROOT, 'node_modules', 'better-sqlite3') });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/MEM_ERR_NATIVE_UNAVAILABLE.*better-sqlite3 12\.\d+\.\d+ .* aborts the process on Node v24/);
   });
 });

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type ResolvedConfig } from '../src/config/resolve.js';
 import { MemoryService } from '../src/memory/service.js';
 import { lastUserTexts, messageText, startMockModel, type MockModel } from './support/mock-model.js';
-import { INSTALL_TIMEOUT_MS, ROOT, nativeEnv, nodeBinary, openclawDir, supported } from './support/runtimes.js';
+import { INSTALL_TIMEOUT_MS, ROOT, nodeBinary, openclawDir, supported } from './support/runtimes.js';
 
 const CANARY = 'Canary-Ssh-Pw-5b7e1d9c3a';
 const SSH_OUTPUT = readFileSync(join(ROOT, 'test/fixtures/auth/ssh-batchmode-denied.txt'), 'utf8');
@@ -114,7 +114,6 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_ENV' && k !== 'TEST')) as Record<string, string>;
     env = {
       ...inherited,
-      ...nativeEnv(node24),
       NODE_BIN: node24,
       PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
       HOME: join(dir, 'home'),

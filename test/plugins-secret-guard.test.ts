@@ -124,12 +124,12 @@ describe('the secret guard through the CLI', () => {
     for (const f of files) expect(readFileSync(f).includes('CanaryHunter2')).toBe(false);
   });
 
-  it('fail-closed: when the guard cannot load, stores are refused (MEM_ERR_PLUGIN_FAILED, exit 2) rather than let through', async () => {
+  it('fail-closed: when the guard cannot load, stores are refused (MEM_ERR_PLUGIN_FAILED, exit 1) rather than let through', async () => {
     const home = newHome();
     await cli(home, ['plugin', 'install', SECRET_GUARD]);
     writeFileSync(join(home, 'plugins/secret-guard/index.js'), 'throw new Error("the guard is broken");\n');
     const r = await cli(home, ['store', 'an ordinary fact']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(1);
     expect(r.stderr).toContain('hybrid-mem: MEM_ERR_PLUGIN_FAILED: plugin secret-guard (fail-closed): beforeFactStore failed, so the store was refused');
     expect(r.stderr).toContain('the guard is broken');
     expect(existsSync(join(home, 'memory.db')) ? JSON.parse((await cli(home, ['stats', '--json'])).stdout).totalFacts : 0).toBe(0);

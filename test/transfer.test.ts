@@ -1,11 +1,13 @@
 /** Export and import (src/memory/transfer.ts) through MemoryService, on real SQLite files. */
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../src/store/native.js';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../src/core/errors.js';
 import type { MemoryService } from '../src/memory/service.js';
 import { EXPORT_FORMAT, type ExportDocument } from '../src/memory/transfer.js';
 import { openService, tempHome, type TestHome } from './helpers.js';
+
+const Database = sqliteDriver();
 
 const KEY = 'ab'.repeat(32);
 const homes: TestHome[] = [];

@@ -2,8 +2,9 @@
  * The `hybrid-mem` command line. `run` is the whole CLI as a function of argv and an Io (tests call it
  * in-process); `main` is the process entry bin/hybrid-mem.js calls.
  *
- * Exit codes: 0 ok, 1 user error (MemoryError with isUserError: bad input, unknown id, usage), 2 internal
- * error (database unreadable, corrupt, busy, full; bugs).
+ * Exit codes: 0 ok, 2 a malformed command line (MEM_ERR_USAGE: nothing ran), 1 any other error (bad input,
+ * unknown id, start-up failures such as MEM_ERR_NATIVE_UNAVAILABLE, database errors, bugs); the code on
+ * stderr says which.
  */
 import { parseCommandArgs, splitCommand, usageError } from './args.js';
 import { COMMANDS, GROUPS, findCommand } from './commands/index.js';

