@@ -7,7 +7,7 @@ import { EmbedClient } from './actors/embed/client.js';
 import type { EmbedderSpec } from './actors/embed/contract.js';
 import { VectorClient } from './actors/vector/client.js';
 import type { ResolvedConfig } from './config/resolve.js';
-import { toWire } from './core/errors.js';
+import { MemoryError, toWire } from './core/errors.js';
 import type { Semantic } from './memory/semantic.js';
 import { MemoryService } from './memory/service.js';
 
@@ -45,10 +45,19 @@ export async function openMemory(options: OpenMemoryOptions): Promise<MemoryServ
 }
 
 /** Start the embedding and vector actors and attach them to `svc`. */
-export async function startSemantic(svc: MemoryService, config: ResolvedConfig, log: (line: string) => void, options: { maintain?: boolean } = {}): Promise<Semantic> {
+export async function startSemantic(
+  svc: MemoryService,
+  config: ResolvedConfig,
+  log: (line: string) => void,
+  options: { maintain?: boolean; signal?: AbortSignal } = {},
+): Promise<Semantic> {
   const embedder = new EmbedClient(embedderSpec(config));
   let index: VectorClient | null = null;
+  // Stopping while the model loads: end the workers now (the pending calls reject) instead of waiting.
+  const onAbort = (): void => void Promise.allSettled([embedder.close(0), index?.close()]);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    if (options.signal?.aborted) throw new MemoryError('MEM_ERR_ACTOR_CLOSED', 'stopped before the semantic layer started');
     const info = await embedder.info();
     index = new VectorClient({
       init: { dbPath: config.dbPath, indexPath: indexPath(config), modelId: info.modelId, dim: info.dim },
@@ -56,11 +65,14 @@ export async function startSemantic(svc: MemoryService, config: ResolvedConfig, 
       onError: (err) => log(`vector index: ${err.code}: ${err.message}`),
     });
     const indexState = await index.ready();
+    if (options.signal?.aborted) throw new MemoryError('MEM_ERR_ACTOR_CLOSED', 'stopped before the semantic layer started');
     if (indexState.source === 'rebuilt') log(`vector index rebuilt from SQLite (${indexState.reason ?? 'no reason given'}): ${indexState.count} vectors`);
     return svc.attachSemantic({ embedder, index, info, indexState, log }, options);
   } catch (err) {
     await Promise.allSettled([embedder.close(), index?.close()]);
     throw err;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -68,10 +80,12 @@ export async function startSemantic(svc: MemoryService, config: ResolvedConfig, 
  * Start the semantic layer without waiting for it: recall answers from full text until it is up. The
  * promise settles (never rejects) when it is attached or has failed, each said in one log line.
  */
-export function startSemanticInBackground(svc: MemoryService, config: ResolvedConfig, log: (line: string) => void): Promise<void> {
+export function startSemanticInBackground(svc: MemoryService, config: ResolvedConfig, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
   if (!config.embedding.enabled) return Promise.resolve();
-  return startSemantic(svc, config, log).then(
+  return startSemantic(svc, config, log, { signal }).then(
     (s) => log(`semantic search on (${s.info.modelId}, ${s.indexState.count} vectors)`),
-    (err: unknown) => log(`semantic search unavailable, full text only: ${toWire(err).message}`),
+    (err: unknown) => {
+      if (!signal?.aborted) log(`semantic search unavailable, full text only: ${toWire(err).message}`);
+    },
   );
 }

@@ -13,6 +13,7 @@ import { printResult, reportError } from './report.js';
 import { createSession, type OpenSession } from './session.js';
 import type { CommandSpec, Io } from './spec.js';
 import { packageVersion } from '../config/package.js';
+import { stopperUsed } from './stopper.js';
 
 export type { Io } from './spec.js';
 
@@ -85,4 +86,11 @@ export async function main(): Promise<void> {
     throw err;
   });
   process.exitCode = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  // A long-running command (serve, mcp) has closed the store and stopped its workers by now: a handle a
+  // library left open (a stdin pipe, a socket) must not keep the process, so it exits at the latest after
+  // EXIT_GRACE_MS. One-shot commands end on their own (their output to a pipe is still being flushed).
+  if (stopperUsed()) setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
 }
+
+/** How long a stopped long-running command may take to exit after its cleanup finished. */
+const EXIT_GRACE_MS = 500;

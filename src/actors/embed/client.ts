@@ -200,9 +200,9 @@ export class EmbedClient {
     return out.flat();
   }
 
-  /** Finishes running calls, then stops both pools. */
-  async close(): Promise<void> {
+  /** Finishes running calls (for up to `graceMs`; 0: stop them now), then stops both pools. */
+  async close(graceMs?: number): Promise<void> {
     this.queries.clear();
-    await Promise.all([this.interactive.close(), this.background.close()]);
+    await Promise.all([this.interactive.close(graceMs), this.background.close(graceMs)]);
   }
 }

@@ -92,13 +92,17 @@ export class ActorPool {
     return new MemoryError('MEM_ERR_ACTOR_CRASHED', `${what}: the worker died (${message}); it was replaced`, { cause: err });
   }
 
-  /** Finish queued and running calls, then stop the threads (force after `graceMs`). */
+  /** Finish queued and running calls, then stop the threads (force after `graceMs`; 0: force now). */
   async close(graceMs = 5000): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    const timer = setTimeout(() => void this.piscina.destroy(), graceMs);
+    if (graceMs <= 0) return this.piscina.destroy();
+    let timer: NodeJS.Timeout | undefined;
+    const forced = new Promise<void>((resolve) => {
+      timer = setTimeout(() => resolve(this.piscina.destroy()), graceMs);
+    });
     try {
-      await this.piscina.close();
+      await Promise.race([this.piscina.close(), forced]);
     } finally {
       clearTimeout(timer);
     }

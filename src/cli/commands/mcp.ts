@@ -14,7 +14,7 @@ import type { ResolvedConfig } from '../../config/resolve.js';
 import { oneOf, str } from '../args.js';
 import type { CommandSpec, OptionValues } from '../spec.js';
 import { packageVersion } from '../../config/package.js';
-import { untilStopped } from './serve.js';
+import { untilStopped, type Stopper } from '../stopper.js';
 
 const AGENT_ROLES = CALLER_ROLES.filter((r) => r !== 'operator');
 
@@ -53,6 +53,29 @@ function claimStdout(): { protocol: Writable; release: () => void } {
   return { protocol, release };
 }
 
+/**
+ * The client's side of stdio going away stops the server: stdin at EOF or failing (the client closed it or
+ * died), stdout failing (EPIPE: nobody reads the answers). MCP clients end a server by closing its stdin.
+ */
+function watchClient(input: NodeJS.ReadableStream, protocol: Writable, stopper: Stopper): () => void {
+  const onEnd = (): void => stopper.stop('stdin closed');
+  const onInputError = (): void => stopper.stop('stdin failed');
+  const onOutputError = (): void => stopper.stop('stdout closed');
+  input.on('end', onEnd);
+  input.on('close', onEnd);
+  input.on('error', onInputError);
+  protocol.on('error', onOutputError);
+  // A log line to a stderr nobody reads any more must not become an uncaught EPIPE.
+  const onLogError = (): void => undefined;
+  process.stderr.on('error', onLogError);
+  return () => {
+    input.off('end', onEnd);
+    input.off('close', onEnd);
+    input.off('error', onInputError);
+    process.stderr.off('error', onLogError);
+  };
+}
+
 export const mcpCommand: CommandSpec = {
   name: 'mcp',
   summary: 'serve the agent tools to an MCP client over stdio (memory_store, memory_link, memory_recall, credential_get)',
@@ -61,7 +84,8 @@ export const mcpCommand: CommandSpec = {
     'Speaks the Model Context Protocol on stdin/stdout (nothing else is printed there; logs go to stderr).',
     'The caller comes from the config\'s "agent" section (role, id, sessionId); the flags override it. The role defaults to',
     'specialist (global facts, its own agent\'s and session\'s); an orchestrator (every agent\'s facts) must be asked for.',
-    'A run without a session id gets a fresh one, so session-scoped facts last one run. Stops when the client closes stdin, or on SIGINT/SIGTERM.',
+    'A run without a session id gets a fresh one, so session-scoped facts last one run. Stops (exit 0, store and workers closed)',
+    'when the client goes away: stdin at EOF, stdout closed, or the parent process gone; and on SIGINT, SIGTERM or SIGHUP.',
   ],
   options: {
     role: { type: 'string', value: 'ROLE', help: `${AGENT_ROLES.join(' | ')} (default: agent.role, specialist)` },
@@ -73,7 +97,8 @@ export const mcpCommand: CommandSpec = {
     const caller = mcpCaller(config, opts);
     const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem mcp: ${line}\n`);
     const { protocol, release } = claimStdout();
-    const stopper = untilStopped(cli.io.signal);
+    const stopper = untilStopped({ signal: cli.io.signal, hangup: true, withParent: true });
+    const unwatch = watchClient(process.stdin, protocol, stopper);
     try {
       const svc = await cli.serviceWithPlugins();
       const transport = new StdioServerTransport(process.stdin, protocol);
@@ -81,14 +106,18 @@ export const mcpCommand: CommandSpec = {
       const served = serveMcp({ svc, caller, version: packageVersion() }, transport);
       log(`serving ${config.dbPath} as ${caller.role}${caller.agentId ? ` ${caller.agentId}` : ''} (session ${caller.sessionId ?? 'none'})`);
       // Recall is full-text until the embedding model is loaded (1-2 s), then hybrid.
-      const semantic = startSemanticInBackground(svc, config, log);
-      const why = await Promise.race([served.then(() => 'client closed'), stopper.stopped]);
+      const starting = new AbortController();
+      const semantic = startSemanticInBackground(svc, config, log, starting.signal);
+      void served.then(() => stopper.stop('client closed'));
+      const why = await stopper.stopped;
       log(`${why}: stopping`);
       await transport.close();
-      // The service closes after this command: let a semantic start in flight attach first, so it is closed too.
+      // The service closes after this command: a semantic start still in flight is cut short (its workers end).
+      starting.abort();
       await semantic;
     } finally {
       stopper.release();
+      unwatch();
       release();
     }
     return { human: '', json: null, silent: true };

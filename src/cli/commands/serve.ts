@@ -14,6 +14,7 @@ import { startDashboard } from '../../http/server.js';
 import type { MemoryService } from '../../memory/service.js';
 import { plural } from '../format.js';
 import type { CommandSpec } from '../spec.js';
+import { outputIsPiped, untilStopped } from '../stopper.js';
 
 export interface ServeContext {
   readonly svc: MemoryService;
@@ -129,7 +130,10 @@ export const serveCommand: CommandSpec = {
   name: 'serve',
   summary: 'keep the store open and run maintenance until SIGINT/SIGTERM',
   args: [],
-  details: ['Creates the database when missing. Stops cleanly (exit 0) on SIGINT or SIGTERM.'],
+  details: [
+    'Creates the database when missing. Stops cleanly (exit 0) on SIGINT or SIGTERM, and when the program that started it',
+    'exits while reading its output through a pipe (not from a terminal or with output to a file, as nohup does).',
+  ],
   options: {},
   async run({ cli }) {
     const svc = await cli.serviceWithPlugins('info');
@@ -138,7 +142,7 @@ export const serveCommand: CommandSpec = {
     const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
     const running: RunningService[] = [];
     // Listen before announcing anything: a supervisor may send SIGTERM as soon as it reads the status line.
-    const stopper = untilStopped(cli.io.signal);
+    const stopper = untilStopped({ signal: cli.io.signal, withParent: outputIsPiped() });
     // A long-running service logs a stray rejection (with its code) instead of dying with every client on it.
     const stray = (err: unknown): void => {
       const w = toWire(err);
@@ -165,39 +169,6 @@ export const serveCommand: CommandSpec = {
     return { human: 'hybrid-mem stopped', json: { event: 'stopped' } };
   },
 };
-
-export interface Stopper {
-  /** Resolves with the name of what stopped serving: SIGINT, SIGTERM or abort. */
-  readonly stopped: Promise<string>;
-  /** Stop listening (idempotent); also ends the keep-alive timer. */
-  readonly release: () => void;
-}
-
-/** Listens for SIGINT, SIGTERM and an abort of `signal`, and keeps the process alive until one arrives. */
-export function untilStopped(signal: AbortSignal | undefined): Stopper {
-  let release = (): void => undefined;
-  const stopped = new Promise<string>((resolve) => {
-    const keepAlive = setInterval(() => undefined, 1 << 30);
-    const stop = (name: string): void => {
-      release();
-      resolve(name);
-    };
-    const onInt = (): void => stop('SIGINT');
-    const onTerm = (): void => stop('SIGTERM');
-    const onAbort = (): void => stop('abort');
-    release = () => {
-      clearInterval(keepAlive);
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-    if (signal?.aborted) stop('abort');
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  return { stopped, release: () => release() };
-}
 
 export const dashboardCommand: CommandSpec = {
   name: 'dashboard',
