@@ -236,6 +236,21 @@ describe('vector index: persistence', () => {
     expect((await c2.stats()).dirty).toBe(false);
   });
 
+  it('a host that never closes still leaves the index and its manifest once changes settle (persistAfterMs)', async () => {
+    const env = setup();
+    corpus(env, 40);
+    const c1 = open(env, {}, { persistEveryMs: 30_000, persistAfterMs: 200 });
+    expect(await c1.ready()).toMatchObject({ source: 'rebuilt', reason: 'no manifest' });
+    await expect.poll(() => existsSync(manifestPath(env.indexPath)), { timeout: 5000, interval: 50 }).toBe(true);
+    const v = randomUnit(4242);
+    addFact(env.db, 41);
+    addVector(env.db, 41, v);
+    await c1.upsert([41], v, { keep: true });
+    await expect.poll(() => (JSON.parse(readFileSync(manifestPath(env.indexPath), 'utf8')) as { count: number }).count, { timeout: 5000, interval: 50 }).toBe(41);
+    // A second process-like opener (c1 never closed) loads what was left, no rebuild.
+    expect(await open(env).ready()).toEqual({ source: 'loaded', reason: null, count: 41 });
+  });
+
   it('close() persists what changed', async () => {
     const env = setup();
     corpus(env, 50);

@@ -7,7 +7,10 @@
  * envelope path passes arguments to the comlink proxy untouched). A Float32Array that is a view into a
  * larger buffer is copied first, so the rest of that buffer is neither detached nor shipped.
  *
- * The index is persisted every `persistEveryMs` when it may have changed, and on close.
+ * The index is persisted once it has been quiet for `persistAfterMs` after a change (a write, a rebuild,
+ * a fresh worker whose init rebuilt), at the latest every `persistEveryMs` under a steady stream of
+ * changes, and on close. A short-lived host that exits without closing (a one-shot agent turn) thus still
+ * leaves the index and its manifest on disk, and the next start loads them instead of rebuilding.
  */
 import { transfer } from 'comlink';
 import { MemoryError } from '../../core/errors.js';
@@ -22,8 +25,10 @@ export interface VectorClientOptions {
   readonly rebuildTimeoutMs?: number;
   /** Deadline of persist(). Default 2 min. */
   readonly persistTimeoutMs?: number;
-  /** Background persist period; 0 disables the timer (close still persists). Default 30 s. */
+  /** Longest time a change waits for a persist under a steady stream of changes; 0 disables background persists (close still persists). Default 30 s. */
   readonly persistEveryMs?: number;
+  /** Quiet time after the last change before the index is persisted. Default 1 s. */
+  readonly persistAfterMs?: number;
   readonly onRestart?: (reason: string) => void;
   /** Failures of the background persist (the service keeps running; the next tick tries again). */
   readonly onError?: (err: MemoryError) => void;
@@ -43,7 +48,8 @@ export interface VectorStats {
 
 export class VectorClient {
   private readonly actor: LongLivedActor;
-  private readonly timer: NodeJS.Timeout | null;
+  /** The pending background persist, and when the oldest change it covers was made. */
+  private settle: { timer: NodeJS.Timeout; since: number } | null = null;
   /** The worker may hold changes not on disk (a write, a rebuild, or an init that rebuilt). */
   private maybeDirty = false;
   /** A worker answered since the last restart. Persisting is pointless otherwise: a worker started just
@@ -63,9 +69,23 @@ export class VectorClient {
         options.onRestart?.(reason);
       },
     });
-    const every = options.persistEveryMs ?? 30_000;
-    this.timer = every > 0 ? setInterval(() => void this.tick(), every) : null;
-    this.timer?.unref();
+  }
+
+  /** Note a change the file does not have yet, and (re)schedule the background persist. */
+  private changed(): void {
+    this.maybeDirty = true;
+    const every = this.options.persistEveryMs ?? 30_000;
+    if (every <= 0 || this.closing) return;
+    const now = Date.now();
+    const since = this.settle?.since ?? now;
+    if (this.settle) clearTimeout(this.settle.timer);
+    const wait = Math.max(0, Math.min(this.options.persistAfterMs ?? 1000, since + every - now));
+    const timer = setTimeout(() => {
+      this.settle = null;
+      void this.tick();
+    }, wait);
+    timer.unref();
+    this.settle = { timer, since };
   }
 
   /** Start the worker (if needed) and report how its index came to be: loaded, rebuilt (why), or empty. */
@@ -78,7 +98,7 @@ export class VectorClient {
     if (!this.up) {
       // A fresh worker ran init, which may have rebuilt: its index may differ from the file.
       this.up = true;
-      this.maybeDirty = true;
+      this.changed();
     }
     return result;
   }
@@ -93,12 +113,12 @@ export class VectorClient {
    * detached) unless `keep` is set, in which case a copy travels.
    */
   upsert(keys: readonly number[], vectors: Float32Array, options: { keep?: boolean } = {}): Promise<number> {
-    this.maybeDirty = true;
+    this.changed();
     return this.call<number>('upsert', [[...keys], movable(vectors, options.keep ?? false)]);
   }
 
   remove(keys: readonly number[]): Promise<number> {
-    this.maybeDirty = true;
+    this.changed();
     return this.call<number>('remove', [[...keys]]);
   }
 
@@ -132,7 +152,7 @@ export class VectorClient {
 
   /** Drop the index and rebuild it from SQLite (searches keep answering from the old one meanwhile). */
   rebuild(options: { timeoutMs?: number } = {}): Promise<VectorInitResult> {
-    this.maybeDirty = true;
+    this.changed();
     return this.call<VectorInitResult>('rebuild', [], { timeoutMs: options.timeoutMs ?? this.options.rebuildTimeoutMs ?? 15 * 60_000 });
   }
 
@@ -152,7 +172,8 @@ export class VectorClient {
   /** Persist (best effort: a failure is reported to onError), then stop the worker. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (this.timer) clearInterval(this.timer);
+      if (this.settle) clearTimeout(this.settle.timer);
+      this.settle = null;
       try {
         if (this.maybeDirty && this.up) await this.persist();
       } catch (err) {
