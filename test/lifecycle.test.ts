@@ -1,12 +1,14 @@
 /**
- * `hybrid-mem mcp` ends with its client, the way MCP clients end a server: the SDK client closing its
- * transport, a plain process closing stdin, the reader of stdout going away, the parent being killed,
- * SIGINT/SIGTERM/SIGHUP. Each time the process exits by itself within 2 s (status 0 where it chose to
- * exit), no process is left (so nothing can spin), and the database is not locked afterwards. The real
- * bin from source, real SQLite files in temp dirs.
+ * Long-running modes end cleanly on their own. `hybrid-mem mcp` ends with its client, the way MCP clients
+ * end a server: the SDK client closing its transport, a plain process closing stdin, the reader of stdout
+ * going away, the parent being killed, SIGINT/SIGTERM/SIGHUP. Each time the process exits by itself within
+ * 2 s (status 0 where it chose to exit), no process is left (so nothing can spin), and the database is not
+ * locked afterwards. `hybrid-mem serve` stops on SIGINT/SIGTERM and with a parent that read its output
+ * through a pipe, and keeps running when its output goes to a file (nohup). The real bin from source, real
+ * SQLite files in temp dirs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +26,8 @@ let home: string;
 let env: Record<string, string>;
 beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), 'hm-mcp-life-'));
+  // Port 0: the dashboard of `serve` takes an ephemeral port, so test files running in parallel never meet.
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ plugins: { entries: { 'hybrid-mem': { config: { dashboard: { port: 0 } } } } } }));
   env = { ...(process.env as Record<string, string>), HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' };
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -148,6 +152,62 @@ describe('hybrid-mem mcp ends with its client', () => {
     expect(alive(pid)).toBe(true);
     parent.kill('SIGKILL');
     expect(await goneWithin(pid, 2000)).toBeLessThan(2000);
+    expectUnlocked();
+  }, 60_000);
+});
+
+describe('hybrid-mem serve ends cleanly', () => {
+  function startServe(): { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; out: () => string } {
+    const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+    return { child, exited, out: () => out };
+  }
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s: exit status 0, workers stopped, the database free right after', async (sig) => {
+    const s = startServe();
+    await expect.poll(() => s.out(), { timeout: 30_000 }).toMatch(/dashboard http:\/\/127\.0\.0\.1:\d+/);
+    s.child.kill(sig);
+    expect(await s.exited, s.out()).toEqual({ code: 0, signal: null });
+    expect(s.out()).toContain(`${sig}: shutting down`);
+    expectUnlocked();
+  }, 60_000);
+
+  const parentCode = (stdout: string): string => `
+    const { spawn } = require('node:child_process');
+    const fs = require('node:fs');
+    const out = ${stdout === 'pipe' ? "'pipe'" : `fs.openSync(${JSON.stringify(stdout)}, 'w')`};
+    const c = spawn(process.execPath, [${JSON.stringify(BIN)}, 'serve'], { stdio: ['ignore', out, 'ignore'] });
+    const ready = () => process.stdout.write(String(c.pid) + '\\n');
+    if (out === 'pipe') c.stdout.once('data', ready); else setTimeout(ready, 4000);
+    setInterval(() => {}, 1000);`;
+
+  async function childOfKilledParent(stdout: string): Promise<number> {
+    const parent = spawn(process.execPath, ['-e', parentCode(stdout)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let line = '';
+    parent.stdout.on('data', (d: Buffer) => (line += d.toString()));
+    await expect.poll(() => line, { timeout: 30_000 }).toMatch(/^\d+\n/);
+    const pid = Number(line.trim());
+    expect(alive(pid)).toBe(true);
+    parent.kill('SIGKILL');
+    return pid;
+  }
+
+  it('started by a program that reads its output through a pipe: gone within 2 s after that program is killed', async () => {
+    const pid = await childOfKilledParent('pipe');
+    expect(await goneWithin(pid, 2000)).toBeLessThan(2000);
+    expectUnlocked();
+  }, 60_000);
+
+  it('with its output going to a file (as nohup does): keeps serving after its parent exits', async () => {
+    const pid = await childOfKilledParent(join(home, 'serve.log'));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(alive(pid)).toBe(true);
+    process.kill(pid, 'SIGTERM');
+    expect(await goneWithin(pid, 10_000)).toBeLessThan(10_000);
+    expect(readFileSync(join(home, 'serve.log'), 'utf8')).toContain('hybrid-mem stopped');
     expectUnlocked();
   }, 60_000);
 });
