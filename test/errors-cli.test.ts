@@ -1,8 +1,8 @@
 /**
  * The documented error table against the real CLI (node bin/hybrid-mem.js): every code the CLI can be
- * made to raise from the outside is raised, and the process exits with the code the README's table
- * documents for it (2 for a malformed command line, 1 for every other failure), one line on stderr naming
- * the code. The error lines the docs quote are what the CLI prints, word for word.
+ * made to raise from the outside is raised, and the process exits with the code the table in
+ * docs/errors.md documents for it (2 for a malformed command line, 1 for every other failure), one line on
+ * stderr naming the code. The error lines the docs quote are what the CLI prints, word for word.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +14,8 @@ import { sqliteDriver } from '../src/store/native.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'hybrid-mem.js');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const table = readme.slice(readme.indexOf('<!-- error-codes:start -->'), readme.indexOf('<!-- error-codes:end -->'));
+const errorsDoc = readFileSync(join(ROOT, 'docs', 'errors.md'), 'utf8');
+const table = errorsDoc.slice(errorsDoc.indexOf('<!-- error-codes:start -->'), errorsDoc.indexOf('<!-- error-codes:end -->'));
 const documentedExit = new Map([...table.matchAll(/^\| `(MEM_ERR_[A-Z_]+)` \| (?:user|internal) \| (\d) \|/gm)].map((m) => [m[1] as string, Number(m[2])]));
 
 interface Result {
@@ -77,7 +77,7 @@ describe('the error table, run against the CLI', () => {
   ];
 
   it.each(cases)('%s exits as documented', async (code, args, env) => {
-    expect(documentedExit.has(code), `${code} is in the README's error table`).toBe(true);
+    expect(documentedExit.has(code), `${code} is in the error table of docs/errors.md`).toBe(true);
     const r = await bin(home, args(), env?.(), 'ghp_example_token\n');
     expect(r.stderr).toMatch(new RegExp(`^hybrid-mem: ${code}: \\S.*\\n$`));
     expect(r.status, r.stderr).toBe(documentedExit.get(code));
@@ -90,7 +90,7 @@ describe('the error table, run against the CLI', () => {
   });
 
   it('the error lines the docs quote are what the CLI prints', async () => {
-    const docs = [readme, readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8')].join('\n');
+    const docs = ['README.md', 'docs/errors.md', 'docs/cli.md'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
     const quoted = [...docs.matchAll(/`(hybrid-mem: MEM_ERR_INVALID_INPUT: memory_store\.importance: [^`]+)`/g)].map((m) => m[1]);
     expect(quoted.length).toBeGreaterThan(0);
     const r = await bin(home, ['store', 'x', '--importance', '3']);

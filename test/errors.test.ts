@@ -1,10 +1,10 @@
-/** The error registry and the README's error-code table say the same thing. */
+/** The error registry and the error-code table in docs/errors.md say the same thing. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, MemoryError, exitCodeOf, fromWire, toWire } from '../src/core/errors.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const section = readme.slice(readme.indexOf('<!-- error-codes:start -->'), readme.indexOf('<!-- error-codes:end -->'));
+const doc = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
+const section = doc.slice(doc.indexOf('<!-- error-codes:start -->'), doc.indexOf('<!-- error-codes:end -->'));
 const rows = [...section.matchAll(/^\| `(MEM_ERR_[A-Z_]+)` \| (user|internal) \| (\d) \| (.+) \|$/gm)].map((m) => ({
   code: m[1],
   kind: m[2],
@@ -13,7 +13,7 @@ const rows = [...section.matchAll(/^\| `(MEM_ERR_[A-Z_]+)` \| (user|internal) \|
 }));
 
 describe('error codes', () => {
-  it('every code is documented in the README with its kind, exit code and meaning, and nothing else is', () => {
+  it('every code is documented in docs/errors.md with its kind, exit code and meaning, and nothing else is', () => {
     expect(rows.map((r) => r.code).sort()).toEqual(Object.keys(ERROR_CODES).sort());
     for (const r of rows) {
       const def = ERROR_CODES[r.code as keyof typeof ERROR_CODES];

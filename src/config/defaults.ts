@@ -1,6 +1,6 @@
 /**
  * Every default in one place, copied from the spec's configuration tables (autoRecall, dashboard) and
- * from our own choices (store, vault, maintenance), each documented in README.md ("Configuration").
+ * from our own choices (store, vault, maintenance), each documented in docs/configuration.md.
  */
 export const PLUGIN_ID = 'hybrid-mem';
 

@@ -1,7 +1,7 @@
 /**
  * The collaboration access rules, pure (spec: Authentication 8 and 9; the role table is ours, the spec
  * leaves it open). Every CollabService operation asks these functions before it changes or reveals
- * anything; README.md ("Collaboration") documents the same tables.
+ * anything; docs/collaboration.md documents the same tables.
  *
  * Role -> permission on the spaces of the organization:
  *

@@ -1,5 +1,5 @@
 /**
- * The one registry of typed error codes. Every code is documented in README.md ("Error codes");
+ * The one registry of typed error codes. Every code is documented in docs/errors.md;
  * test/errors.test.ts checks the two lists against each other.
  *
  * `user` errors are caused by the caller's input; `internal` errors are ours or the environment's. The CLI

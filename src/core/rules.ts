@@ -1,5 +1,5 @@
 /**
- * Rules the spec leaves open, chosen here and documented in README.md ("Memory rules").
+ * Rules the spec leaves open, chosen here and documented in docs/memory.md ("Rules the spec leaves open").
  */
 import type { DecayClass } from './types.js';
 import { tokenize } from './text.js';

@@ -1,7 +1,7 @@
 /**
  * Who is asking, from request headers (HTTP, SSE) or connection params (WebSocket). Absent: the local
  * operator. These headers choose a scope for reads and writes; they are not authentication (the token
- * gates mutations; see README.md, "Dashboard server").
+ * gates mutations; see docs/graphql.md, "Who is asking, and the token").
  */
 import { MemoryError } from '../core/errors.js';
 import { OPERATOR, type Caller } from '../core/types.js';

@@ -3,7 +3,7 @@
  * 'hybrid-mem'`). A plugin is an ES module whose default export is a HybridMemPlugin. It runs in a worker
  * thread of its own: `init` runs once there, state kept in the module or the plugin object lasts as long
  * as the worker, and every hook is called with plain (structured-clonable) data and must answer with
- * plain data. README.md, "Plugins", describes the hooks, the veto, the policies and the capabilities.
+ * plain data. docs/plugins.md describes the hooks, the veto, the policies and the capabilities.
  */
 import type { FactId } from '../core/ids.js';
 import type { Category, Fact, Link } from '../core/types.js';

@@ -1,5 +1,5 @@
 /**
- * The dashboard's GraphQL schema (documented in README.md, "GraphQL"). Enum values are the domain's own
+ * The dashboard's GraphQL schema (documented in docs/graphql.md). Enum values are the domain's own
  * spellings (src/core/types.ts), so nothing is translated between the API and the service. Times are
  * epoch milliseconds as Float (they do not fit GraphQL's 32-bit Int).
  */
