@@ -195,9 +195,10 @@ describe('hybrid-mem serve ends cleanly', () => {
     return pid;
   }
 
-  it('started by a program that reads its output through a pipe: gone within 2 s after that program is killed', async () => {
+  it('started by a program that reads its output through a pipe: gone within 5 s after that program is killed', async () => {
     const pid = await childOfKilledParent('pipe');
-    expect(await goneWithin(pid, 2000)).toBeLessThan(2000);
+    // It notices within 250 ms, then stops the dashboard and its workers and persists the vector index.
+    expect(await goneWithin(pid, 5000)).toBeLessThan(5000);
     expectUnlocked();
   }, 60_000);
 

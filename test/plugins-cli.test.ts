@@ -51,7 +51,7 @@ afterAll(() => {
 });
 
 function expectUserError(r: Result, code: string, message?: RegExp): void {
-  expect(r.code, r.stderr).toBe(1);
+  expect(r.code, r.stderr).toBe(code === 'MEM_ERR_USAGE' ? 2 : 1);
   expect(r.stderr).toMatch(new RegExp(`^hybrid-mem: ${code}: \\S.*\\n$`));
   if (message) expect(r.stderr).toMatch(message);
 }

@@ -90,9 +90,16 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
     .slice(0, i.limit);
   const results = options.afterSearch ? await options.afterSearch(ranked) : ranked;
   const mode = options.semantic ? 'hybrid' : 'fulltext';
-  const degraded = vec !== null && vec.hits === null;
+  // A vector leg that cannot see every fact yet is not healthy either: say how many it misses.
+  const lagging = vec?.hits && options.semantic ? options.semantic.lagging() : 0;
+  const degraded = (vec !== null && vec.hits === null) || lagging > 0;
+  const reason = vec?.reason ?? (lagging > 0 ? laggingReason(lagging) : null);
   const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now);
-  return { results, recallId, mode, degraded, reason: vec?.reason ?? null };
+  return { results, recallId, mode, degraded, reason };
+}
+
+function laggingReason(n: number): string {
+  return `${n} ${n === 1 ? 'fact has' : 'facts have'} no vector yet, so meaning-based matches may miss ${n === 1 ? 'it' : 'them'} (they are being embedded; or run "hybrid-mem reindex")`;
 }
 
 /** Log a recall (recall_events + event log) and feed it back into the store, in one transaction. */

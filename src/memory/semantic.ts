@@ -66,6 +66,12 @@ export class Semantic {
   private sub: Subscription | null = null;
   private closed = false;
   private lastError: string | null = null;
+  /** Maintaining (start() without maintain: false): every missing fact is in `queue`. */
+  private maintaining = false;
+  /** A one-shot layer: facts missing a vector when it started, less those embedded since. */
+  private oneShotMissing = 0;
+  /** Embedding batches that failed (their facts stay missing until the next backfill). */
+  private embedFailures = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -83,7 +89,11 @@ export class Semantic {
    * `maintain: false` (a one-shot CLI search) only searching is set up.
    */
   start(options: { maintain?: boolean } = {}): void {
-    if (options.maintain === false) return;
+    if (options.maintain === false) {
+      this.oneShotMissing = this.vectors.countMissing(this.info.modelId);
+      return;
+    }
+    this.maintaining = true;
     const previous = this.vectors.getMeta('embedding.modelId');
     if (previous !== this.info.modelId) {
       this.ctx.tx('embedding.meta', () => {
@@ -107,9 +117,44 @@ export class Semantic {
     if (queries.length > 0) this.embed.prewarm(queries).catch((err: unknown) => this.fail('prewarm', err));
   }
 
-  /** Facts without a vector for the current model. */
+  /** Facts without a vector for the current model (the queue holds exactly those while maintaining). */
   pending(): number {
-    return this.vectors.countMissing(this.info.modelId) + this.queue.size;
+    return this.maintaining ? this.queue.size : this.vectors.countMissing(this.info.modelId);
+  }
+
+  /**
+   * How many current facts the vector leg cannot find yet, cheaply (no query on the answer path): the
+   * maintainer's queue, or a one-shot layer's count at start less what it embedded since.
+   */
+  lagging(): number {
+    return this.maintaining ? this.queue.size : this.oneShotMissing;
+  }
+
+  /**
+   * Embed the facts still missing a vector and wait for them (a one-shot CLI recall or store), reporting
+   * progress. Unlike reindex, vectors of other models stay.
+   */
+  async embedMissing(onProgress?: (p: Progress) => void): Promise<Progress> {
+    const failures = this.embedFailures;
+    this.backfill();
+    const total = this.queue.size;
+    while ((this.queue.size > 0 || this.pumping) && this.embedFailures === failures) {
+      onProgress?.({ done: total - this.queue.size, total });
+      await (this.pumping ?? this.pump());
+    }
+    if (!this.maintaining) this.oneShotMissing = this.vectors.countMissing(this.info.modelId);
+    if (this.embedFailures !== failures) throw new MemoryError('MEM_ERR_EMBEDDING_MODEL', `embedding failed: ${this.lastError ?? 'unknown error'}`);
+    const done = { done: total, total };
+    onProgress?.(done);
+    return done;
+  }
+
+  /** Embed these facts now and wait (the CLI's store: a fact is searchable by meaning when it returns). */
+  async embedFacts(ids: readonly string[]): Promise<void> {
+    const failures = this.embedFailures;
+    for (const seq of this.ctx.facts.seqsOf(ids).values()) this.queue.add(seq);
+    while ((this.queue.size > 0 || this.pumping) && this.embedFailures === failures) await (this.pumping ?? this.pump());
+    if (this.embedFailures !== failures) throw new MemoryError('MEM_ERR_EMBEDDING_MODEL', `embedding failed: ${this.lastError ?? 'unknown error'}`);
   }
 
   /** Queue every current fact that has no vector yet. */
@@ -220,6 +265,7 @@ export class Semantic {
         await this.embedBatch(seqs);
         this.lastError = null;
       } catch (err) {
+        this.embedFailures++;
         this.fail('embed', err);
         return; // retried by the next event or backfill
       } finally {

@@ -1,6 +1,6 @@
 /**
- * End-to-end support: Debian's Chromium driven by playwright-core against a real dashboard server over a
- * real SQLite file. Builds the graph app once when app/dist is missing (or older than its sources), opens
+ * End-to-end support: a headless Chromium (browser.ts: a system one, else the one in an npm package)
+ * driven by playwright-core against a real dashboard server over a real SQLite file. Builds the graph app once when app/dist is missing (or older than its sources), opens
  * the app and waits for it to be live, clicks facts on the canvas by their drawn position, reads the view
  * through window.__hybridGraph and the canvas pixels, and saves screenshots to test/e2e/artifacts/.
  *
@@ -19,6 +19,7 @@ import { startDashboard, type Dashboard } from '../../src/http/server.js';
 import { startSemantic } from '../../src/main.js';
 import { MemoryService } from '../../src/memory/service.js';
 import { tempHome, type TestHome } from '../helpers.js';
+import { chooseBrowser } from './browser.js';
 
 export const ROOT = resolve(__dirname, '../..');
 export const APP_DIR = join(ROOT, 'app');
@@ -26,7 +27,6 @@ export const DIST_INDEX = join(APP_DIR, 'dist', 'index.html');
 export const ARTIFACTS = join(ROOT, 'test', 'e2e', 'artifacts');
 const BIN = join(ROOT, 'bin', 'hybrid-mem.js');
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 export const VIEWPORT = { width: 1400, height: 900 } as const;
 
@@ -110,8 +110,9 @@ export const dataOf = (loc: Locator, name: string): Promise<string[]> => loc.eva
 // ---------------------------------------------------------------------------------------------------------
 // Browser and pages
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+export async function launchBrowser(): Promise<Browser> {
+  const { executablePath } = await chooseBrowser();
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
 /** What the app puts on window for tests (see app/src/app.tsx), as far as these tests read it. */

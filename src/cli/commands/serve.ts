@@ -12,6 +12,7 @@ import { toWire } from '../../core/errors.js';
 import { findRunningDashboard } from '../../http/record.js';
 import { startDashboard } from '../../http/server.js';
 import type { MemoryService } from '../../memory/service.js';
+import { int } from '../args.js';
 import { plural } from '../format.js';
 import type { CommandSpec } from '../spec.js';
 import { outputIsPiped, untilStopped } from '../stopper.js';
@@ -119,7 +120,7 @@ export const dashboardService: ServeService = {
   async start({ svc, config, log }) {
     if (!config.dashboard.enabled) return { status: 'dashboard off (dashboard.enabled = false)', stop: () => undefined };
     const d = await startDashboard({ svc, config, log });
-    const note = d.port === config.dashboard.port ? '' : ` (port ${config.dashboard.port} was taken)`;
+    const note = config.dashboard.port === 0 || d.port === config.dashboard.port ? '' : ` (port ${config.dashboard.port} was taken)`;
     return { status: `dashboard ${d.url}/graph${note}`, stop: () => d.close() };
   },
 };
@@ -134,10 +135,14 @@ export const serveCommand: CommandSpec = {
     'Creates the database when missing. Stops cleanly (exit 0) on SIGINT or SIGTERM, and when the program that started it',
     'exits while reading its output through a pipe (not from a terminal or with output to a file, as nohup does).',
   ],
-  options: {},
-  async run({ cli }) {
+  options: {
+    port: { type: 'string', value: 'N', help: 'the dashboard port, 0..65535 (0: any free port; default: dashboard.port, 7700)' },
+  },
+  async run({ opts, cli }) {
+    const port = int(opts, 'port', 0, 65535);
     const svc = await cli.serviceWithPlugins('info');
-    const config = cli.config();
+    const base = cli.config();
+    const config = port === undefined ? base : { ...base, dashboard: { ...base.dashboard, port } };
     const say = (human: string, json: unknown): void => void cli.io.stdout.write(`${cli.json ? JSON.stringify(json) : human}\n`);
     const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
     const running: RunningService[] = [];

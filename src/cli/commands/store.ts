@@ -5,6 +5,7 @@ import { flag, int, oneOf, str } from '../args.js';
 import { oneLine } from '../format.js';
 import { startSemantic } from '../../main.js';
 import type { CommandSpec } from '../spec.js';
+import { cliLog, embedBeforeSearch, embedStored } from './semantic.js';
 import { SCOPE_OPTIONS, checked, factFieldOptions, scopeInput, textArg } from './common.js';
 
 export const storeCommand: CommandSpec = {
@@ -34,13 +35,15 @@ export const storeCommand: CommandSpec = {
       supersedes: str(opts, 'supersedes'),
     };
     const valid = checked(storeSchema, input, 'memory_store');
-    const r = await (await cli.serviceWithPlugins()).storeWithHooks(valid, undefined, 'cli');
+    const svc = await cli.serviceWithPlugins();
+    const r = await svc.storeWithHooks(valid, undefined, 'cli');
+    const embedded = r.created ? await embedStored(svc, cli, r.fact.id) : null;
     const human = [
       r.fact.id,
       ...(r.created ? [] : ['note: an identical current fact already exists; nothing new was stored']),
       ...r.conflicts.map((c) => `conflict ${c.id} with ${c.oldFactId}: ${c.reason} (settle it: hybrid-mem resolve ${c.id} keep_new|keep_old|both_fine)`),
     ];
-    return { human, json: { fact: r.fact, created: r.created, conflicts: r.conflicts } };
+    return { human, json: { fact: r.fact, created: r.created, conflicts: r.conflicts, embedded } };
   },
 };
 
@@ -63,12 +66,12 @@ export const recallCommand: CommandSpec = {
     };
     const valid = checked(recallSchema, input, 'memory_recall');
     const svc = await cli.serviceWithPlugins();
-    if (flag(opts, 'semantic')) await startSemantic(svc, cli.config(), (line) => void cli.io.stderr.write(`hybrid-mem: ${line}\n`), { maintain: false });
+    if (flag(opts, 'semantic')) await embedBeforeSearch(await startSemantic(svc, cli.config(), cliLog(cli), { maintain: false }), cli);
     const r = await svc.memoryRecall(valid);
     const human = r.results.length
       ? r.results.map((h, i) => `${i + 1}. ${h.score.toFixed(4)}  ${h.fact.id}  [${h.fact.category}]  ${oneLine(h.fact.text)}`)
       : ['no matches'];
-    if (r.degraded) human.push(`(full text only: ${r.reason})`);
-    return { human, json: { mode: r.mode, degraded: r.degraded, results: r.results.map((h) => ({ score: h.score, why: h.why, fact: h.fact })), recallId: r.recallId } };
+    if (r.degraded) human.push(`(degraded: ${r.reason})`);
+    return { human, json: { mode: r.mode, degraded: r.degraded, reason: r.reason, results: r.results.map((h) => ({ score: h.score, why: h.why, fact: h.fact })), recallId: r.recallId } };
   },
 };

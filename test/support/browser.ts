@@ -1,0 +1,48 @@
+/**
+ * The browser the end-to-end tests drive, with no set-up step: a system Chromium or Chrome when there is
+ * one (CHROME_PATH, else `chromium`, `chromium-browser`, `google-chrome`, `google-chrome-stable` on PATH),
+ * else the headless Chromium shipped inside the npm package @sparticuz/chromium (a devDependency: its
+ * `executablePath()` unpacks the browser under the temp folder once; nothing is downloaded).
+ * HYBRID_MEM_BROWSER=bundled skips the system browsers.
+ */
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A system browser, or null. */
+export function systemBrowser(env: Readonly<Record<string, string | undefined>> = process.env): string | null {
+  if (env.HYBRID_MEM_BROWSER === 'bundled') return null;
+  if (env.CHROME_PATH && executable(env.CHROME_PATH)) return env.CHROME_PATH;
+  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    for (const name of NAMES) {
+      const path = join(dir, name);
+      if (existsSync(path) && executable(path)) return path;
+    }
+  }
+  return null;
+}
+
+export interface BrowserChoice {
+  readonly executablePath: string;
+  readonly source: 'system' | 'bundled';
+}
+
+let bundled: Promise<string> | null = null;
+
+/** The browser to launch: a system one, else the bundled one (unpacked once per process). */
+export async function chooseBrowser(env: Readonly<Record<string, string | undefined>> = process.env): Promise<BrowserChoice> {
+  const system = systemBrowser(env);
+  if (system) return { executablePath: system, source: 'system' };
+  bundled ??= import('@sparticuz/chromium').then((m) => m.default.executablePath());
+  return { executablePath: await bundled, source: 'bundled' };
+}
