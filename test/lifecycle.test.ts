@@ -52,6 +52,21 @@ async function goneWithin(pid: number, ms: number): Promise<number> {
   return Date.now() - started;
 }
 
+/**
+ * Run `parentCode` (node -e) as a parent that starts our process and prints its pid once it is up; kill
+ * the parent with SIGKILL (no chance to close anything) and return the child's pid.
+ */
+async function childOfKilledParent(parentCode: string): Promise<number> {
+  const parent = spawn(process.execPath, ['-e', parentCode], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let line = '';
+  parent.stdout.on('data', (d: Buffer) => (line += d.toString()));
+  await expect.poll(() => line, { timeout: 30_000 }).toMatch(/^\d+\n/);
+  const pid = Number(line.trim());
+  expect(alive(pid)).toBe(true);
+  parent.kill('SIGKILL');
+  return pid;
+}
+
 /** A writer can take the database at once: nobody holds it. */
 function expectUnlocked(): void {
   const db = openDatabase(join(home, 'memory.db'), { busyTimeoutMs: 0 });
@@ -144,13 +159,7 @@ describe('hybrid-mem mcp ends with its client', () => {
       c.stdin.write(${JSON.stringify(INITIALIZE)});
       c.stdout.once('data', () => process.stdout.write(String(c.pid) + '\\n'));
       setInterval(() => {}, 1000);`;
-    const parent = spawn(process.execPath, ['-e', parentCode], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let line = '';
-    parent.stdout.on('data', (d: Buffer) => (line += d.toString()));
-    await expect.poll(() => line, { timeout: 30_000 }).toMatch(/^\d+\n/);
-    const pid = Number(line.trim());
-    expect(alive(pid)).toBe(true);
-    parent.kill('SIGKILL');
+    const pid = await childOfKilledParent(parentCode);
     expect(await goneWithin(pid, 2000)).toBeLessThan(2000);
     expectUnlocked();
   }, 60_000);
@@ -184,26 +193,16 @@ describe('hybrid-mem serve ends cleanly', () => {
     if (out === 'pipe') c.stdout.once('data', ready); else setTimeout(ready, 4000);
     setInterval(() => {}, 1000);`;
 
-  async function childOfKilledParent(stdout: string): Promise<number> {
-    const parent = spawn(process.execPath, ['-e', parentCode(stdout)], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let line = '';
-    parent.stdout.on('data', (d: Buffer) => (line += d.toString()));
-    await expect.poll(() => line, { timeout: 30_000 }).toMatch(/^\d+\n/);
-    const pid = Number(line.trim());
-    expect(alive(pid)).toBe(true);
-    parent.kill('SIGKILL');
-    return pid;
-  }
 
   it('started by a program that reads its output through a pipe: gone within 5 s after that program is killed', async () => {
-    const pid = await childOfKilledParent('pipe');
+    const pid = await childOfKilledParent(parentCode('pipe'));
     // It notices within 250 ms, then stops the dashboard and its workers and persists the vector index.
     expect(await goneWithin(pid, 5000)).toBeLessThan(5000);
     expectUnlocked();
   }, 60_000);
 
   it('with its output going to a file (as nohup does): keeps serving after its parent exits', async () => {
-    const pid = await childOfKilledParent(join(home, 'serve.log'));
+    const pid = await childOfKilledParent(parentCode(join(home, 'serve.log')));
     await new Promise((r) => setTimeout(r, 1500));
     expect(alive(pid)).toBe(true);
     process.kill(pid, 'SIGTERM');

@@ -7,31 +7,21 @@
  * hint must reach the model) and an ordinary request (no hint). A mock OpenAI-compatible model on
  * 127.0.0.1 answers.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.js';
 import { MemoryService } from '../src/memory/service.js';
 import { lastUserTexts, startMockModel, type MockModel } from './support/mock-model.js';
-import { INSTALL_TIMEOUT_MS, ROOT, nodeBinary, openclawDir, supported } from './support/runtimes.js';
+import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, supported } from './support/runtimes.js';
 
 const TURNS = 30;
 const LANES = 2;
 const SSH_OUTPUT = readFileSync(join(ROOT, 'test/fixtures/auth/ssh-batchmode-denied.txt'), 'utf8');
 const docs = readFileSync(join(ROOT, 'docs/integrations.md'), 'utf8');
 const setupBlock = /<!-- openclaw-setup:start -->\n```sh\n([\s\S]*?)```\n<!-- openclaw-setup:end -->/.exec(docs)?.[1] ?? '';
-
-/** dist/ must hold the entry OpenClaw loads: rebuild it when src/ is newer (CI builds it at install). */
-function ensureBuilt(): void {
-  const entry = join(ROOT, 'dist/openclaw/entry.js');
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
-  if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`tsc build failed:\n${r.stdout}${r.stderr}`);
-}
 
 interface Run {
   readonly status: number | null;
@@ -47,12 +37,12 @@ describe.skipIf(!supported)('OpenClaw: the documented set-up, then 30 one-shot t
   let runs = 0;
 
   /** Run a shell command line with `openclaw` on PATH; output goes to files (OpenClaw exits with process.exit). */
-  const sh = (line: string) =>
+  const sh = (line: string, extraEnv: Record<string, string> = {}) =>
     new Promise<Run>((done) => {
       const base = join(dir, `run-${++runs}`);
       const out = openSync(`${base}.out`, 'w');
       const err = openSync(`${base}.err`, 'w');
-      const child = spawn('bash', ['-c', line], { env, stdio: ['ignore', out, err] });
+      const child = spawn('bash', ['-c', line], { env: { ...env, ...extraEnv }, stdio: ['ignore', out, err] });
       const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
       child.on('exit', (status, signal) => {
         clearTimeout(timer);
@@ -134,11 +124,15 @@ describe.skipIf(!supported)('OpenClaw: the documented set-up, then 30 one-shot t
     const failures: string[] = [];
     // Two lanes of consecutive turns share the 2 cores (an OpenClaw turn takes ~25 s of its own, ~1.5 cores):
     // 30 processes that each load the plugin, open SQLite, start the workers and exit, in ~8 minutes.
+    // One OpenClaw process at a time may own a state folder: each lane gets its own copy of the set-up
+    // state; all share the configuration, and the memory (two processes on one hybrid-mem database).
+    for (let i = 1; i < LANES; i++) cpSync(join(dir, 'state'), join(dir, `state-${i}`), { recursive: true });
     const lane = async (first: number): Promise<void> => {
+      const laneEnv: Record<string, string> = first === 0 ? {} : { OPENCLAW_STATE_DIR: join(dir, `state-${first}`) };
       for (let turn = first; turn < TURNS; turn += LANES) {
         const failing = turn % 2 === 0;
         const session = `turn-${turn}`;
-        const r = await sh(`openclaw agent --local --agent main --session-id ${session} --message-file ${join(dir, failing ? 'failing.txt' : 'quiet.txt')} --json`);
+        const r = await sh(`openclaw agent --local --agent main --session-id ${session} --message-file ${join(dir, failing ? 'failing.txt' : 'quiet.txt')} --json`, laneEnv);
         const sent = mock.requests.find((q) => JSON.stringify(q.messages).includes(failing ? 'ssh keeps failing' : 'Summarise what we did today') && !seen.has(q));
         if (sent) seen.add(sent);
         const prompt = sent ? (lastUserTexts(sent)[0] ?? '') : '';

@@ -7,8 +7,8 @@
  * receive our hint at the head of the prompt, and never the secret. The dashboard answers while the
  * gateway runs and is gone after it stops; the agent tools run inside the gateway.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,21 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type ResolvedConfig } from '../src/config/resolve.js';
 import { MemoryService } from '../src/memory/service.js';
 import { lastUserTexts, messageText, startMockModel, type MockModel } from './support/mock-model.js';
-import { INSTALL_TIMEOUT_MS, ROOT, nodeBinary, openclawDir, supported } from './support/runtimes.js';
+import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, supported } from './support/runtimes.js';
 
 const CANARY = 'Canary-Ssh-Pw-5b7e1d9c3a';
 const SSH_OUTPUT = readFileSync(join(ROOT, 'test/fixtures/auth/ssh-batchmode-denied.txt'), 'utf8');
 const TOKEN = 'gateway-test-token-1234';
-
-/** dist/ must hold the entry OpenClaw loads: rebuild it when src/ is newer (CI builds it at install). */
-function ensureBuilt(): void {
-  const entry = join(ROOT, 'dist/openclaw/entry.js');
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
-  if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`tsc build failed:\n${r.stdout}${r.stderr}`);
-}
 
 async function freePort(): Promise<number> {
   return new Promise((done) => {

@@ -6,7 +6,7 @@
  * Test files run in parallel processes: every install happens under a lock and lands by an atomic rename.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,4 +73,14 @@ export function openclawDir(): string {
   const node24 = nodeBinary(24);
   const dir = once(join(CACHE, `openclaw-${OPENCLAW_VERSION}`), (tmp) => npmInstall(tmp, `openclaw@${OPENCLAW_VERSION}`, dirname(node24)));
   return join(dir, 'node_modules', 'openclaw');
+}
+
+/** dist/ must hold the entry OpenClaw loads: rebuild it when src/ is newer (CI builds it at install). */
+export function ensureBuilt(): void {
+  const entry = join(ROOT, 'dist/openclaw/entry.js');
+  const newest = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
+  if (existsSync(entry) && statSync(entry).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tsc build failed:\n${r.stdout}${r.stderr}`);
 }
