@@ -1,6 +1,6 @@
 /**
  * The memory-graph web app (app/, served at /graph) in a real browser: Playwright (playwright-core) driving
- * Debian's Chromium (/usr/bin/chromium; never downloaded) headless at a 1400x900 viewport, against a real
+ * A headless Chromium (a system one, else the one inside the npm package @sparticuz/chromium; never downloaded) at a 1400x900 viewport, against a real
  * dashboard (uWS adapter) on 127.0.0.1 over a temp SQLite database (full text only: embedding disabled),
  * grown to 1k, 5k and 10k facts. Facts come in small groups (4-24 facts, one dominant category, the rest
  * mixed) linked inside the group (~1.5 links per fact), a few links between groups (about one per four
@@ -41,6 +41,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chooseBrowser } from '../test/support/browser.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import type { FactId } from '../src/core/ids.js';
 import type { Category, LinkType } from '../src/core/types.js';
@@ -56,7 +57,6 @@ const SECONDS = Number(process.env.GRAPH_APP_BENCH_SECONDS ?? 3);
 const LOADS = Number(process.env.GRAPH_APP_BENCH_LOADS ?? 5);
 const SETTLE_MS = Number(process.env.GRAPH_APP_BENCH_SETTLE_MS ?? 5000);
 const TRACE = process.env.GRAPH_APP_BENCH_TRACE ?? 'auto';
-const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const VIEWPORT = { width: 1400, height: 900 };
 const REPO = fileURLToPath(new URL('../', import.meta.url));
@@ -497,14 +497,14 @@ function ensureApp(): void {
 export async function main(): Promise<void> {
   const wall = performance.now();
   console.log(`\ngraph app bench: ${cpus().length} CPUs, load average (1/5/15 min) at start ${load()}`);
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} missing (apt-get install chromium); this bench never downloads a browser`);
   ensureApp();
   const dir = mkdtempSync(join(tmpdir(), 'hybrid-mem-graph-app-bench-'));
   const env = { HYBRID_MEM_HOME: dir };
   const config = resolveConfig({ embedding: { enabled: false }, dashboard: { appDir: APP_DIST } }, { env });
   const svc = MemoryService.open({ config, env });
   const dashboard = await startDashboard({ svc, config, port: 0, server: 'uws', record: false });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const { executablePath } = await chooseBrowser();
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   console.log(`Chromium ${browser.version()} headless, --disable-gpu: canvas rendered in software (Skia on the CPU); viewport ${VIEWPORT.width}x${VIEWPORT.height}, DPR 1; dashboard ${dashboard.url} serving ${APP_DIST}`);
   const results: SizeResult[] = [];
   // The uWS adapter rejects from its own 500 fallback when a live (SSE) subscriber falls behind by more than

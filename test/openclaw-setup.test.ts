@@ -95,7 +95,7 @@ describe.skipIf(!supported)('OpenClaw: the documented set-up, then 30 one-shot t
     expect(config.plugins.entries['hybrid-mem']).toMatchObject({ enabled: true, hooks: { allowConversationAccess: true }, config: { dataDir: '~/.hybrid-mem' } });
   }, 600_000);
 
-  it(`${TURNS} consecutive one-shot turns exit 0 every time; failing turns get the hint, the others do not`, async () => {
+  it(`${TURNS} one-shot turns (${LANES} lanes of consecutive turns) exit 0 every time; failing turns get the hint, the others do not`, async () => {
     // The model, as a user would configure theirs (not part of our set-up), and memory about the failing host.
     const configPath = join(dir, 'openclaw.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
