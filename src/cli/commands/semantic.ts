@@ -55,22 +55,25 @@ export async function embedBeforeSearch(semantic: Semantic, cli: CliSession): Pr
   }
 }
 
-/** A one-line progress bar on a terminal; a line every 10% otherwise (logs, CI). */
-export function progressReporter(out: Output): (p: Progress) => void {
-  let lastDecile = -1;
+/**
+ * A one-line progress bar on a terminal: count, rate and time left, redrawn in place at most ~10 times a
+ * second. Off a terminal (logs, CI, pipes) it prints nothing: the command's result line says what was done.
+ */
+export function progressReporter(out: Output, now: () => number = Date.now): (p: Progress) => void {
+  const started = now();
+  let drawn = -Infinity;
   return ({ done, total }) => {
+    if (!out.isTTY) return;
+    const t = now();
+    if (done < total && t - drawn < 100) return;
+    drawn = t;
     const ratio = total === 0 ? 1 : done / total;
-    if (out.isTTY) {
-      const width = 30;
-      const filled = Math.round(ratio * width);
-      out.write(`\rembedding [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
-      return;
-    }
-    const decile = Math.floor(ratio * 10);
-    if (decile !== lastDecile) {
-      lastDecile = decile;
-      out.write(`embedding ${done}/${total} (${Math.round(ratio * 100)}%)\n`);
-    }
+    const width = 30;
+    const filled = Math.round(ratio * width);
+    const seconds = (t - started) / 1000;
+    const rate = seconds > 0 ? done / seconds : 0;
+    const left = rate > 0 && done < total ? `, ${Math.ceil((total - done) / rate)} s left` : '';
+    out.write(`\rembedding [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} (${rate.toFixed(0)}/s${left})\x1b[K${done === total ? '\n' : ''}`);
   };
 }
 
@@ -86,7 +89,7 @@ export const reindexCommand: CommandSpec = {
     const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
     const semantic = await startSemantic(svc, config, log);
     const started = Date.now();
-    const result = await semantic.reindex(progressReporter(cli.io.stderr));
+    const result = await semantic.reindex(cli.json ? undefined : progressReporter(cli.io.stderr));
     const json = { modelId: semantic.info.modelId, dim: semantic.info.dim, embedded: result.done, tookMs: Date.now() - started };
     return { human: `embedded ${result.done} facts with ${semantic.info.modelId} in ${json.tookMs} ms`, json };
   },
