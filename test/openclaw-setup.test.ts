@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.js';
 import { MemoryService } from '../src/memory/service.js';
-import { lastUserTexts, startMockModel, type MockModel } from './support/mock-model.js';
+import { lastUserTexts, openclawModelConfig, startMockModel, type MockModel } from './support/mock-model.js';
 import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, supported } from './support/runtimes.js';
 
 const TURNS = 30;
@@ -99,19 +99,7 @@ describe.skipIf(!supported)('OpenClaw: the documented set-up, then 30 one-shot t
     // The model, as a user would configure theirs (not part of our set-up), and memory about the failing host.
     const configPath = join(dir, 'openclaw.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
-    config.models = {
-      mode: 'merge',
-      providers: {
-        mock: {
-          baseUrl: mock.baseUrl,
-          apiKey: 'mock-key',
-          api: 'openai-completions',
-          models: [{ id: 'mock-1', name: 'Mock 1', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }],
-        },
-      },
-    };
-    config.tools = { toolSearch: false };
-    config.agents = { defaults: { model: { primary: 'mock/mock-1' }, workspace: join(dir, 'workspace') } };
+    Object.assign(config, openclawModelConfig(mock.baseUrl, join(dir, 'workspace')));
     writeFileSync(configPath, JSON.stringify(config, null, 2));
     const memory = resolveConfig({ dataDir: join(dir, 'home', '.hybrid-mem') }, { env: {} });
     const svc = MemoryService.open({ config: memory, env: {} });

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type ResolvedConfig } from '../src/config/resolve.js';
 import { MemoryService } from '../src/memory/service.js';
-import { lastUserTexts, messageText, startMockModel, type MockModel } from './support/mock-model.js';
+import { lastUserTexts, messageText, openclawModelConfig, startMockModel, type MockModel } from './support/mock-model.js';
 import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, supported } from './support/runtimes.js';
 
 const CANARY = 'Canary-Ssh-Pw-5b7e1d9c3a';
@@ -80,19 +80,7 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
     const gatewayPort = await freePort();
     const config = {
       gateway: { mode: 'local', port: gatewayPort, bind: 'loopback', auth: { mode: 'token', token: TOKEN } },
-      models: {
-        mode: 'merge',
-        providers: {
-          mock: {
-            baseUrl: mock.baseUrl,
-            apiKey: 'mock-key',
-            api: 'openai-completions',
-            models: [{ id: 'mock-1', name: 'Mock 1', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }],
-          },
-        },
-      },
-      tools: { toolSearch: false },
-      agents: { defaults: { model: { primary: 'mock/mock-1' }, workspace: join(dir, 'workspace') } },
+      ...openclawModelConfig(mock.baseUrl, join(dir, 'workspace')),
       plugins: {
         allow: ['hybrid-mem'],
         load: { paths: [join(ROOT, 'openclaw')] },

@@ -117,3 +117,22 @@ export async function startMockModel(): Promise<MockModel> {
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }
+
+/** OpenClaw configuration for agents answered by this mock: the provider, the default model, the workspace. */
+export function openclawModelConfig(baseUrl: string, workspace: string): Record<string, unknown> {
+  return {
+    models: {
+      mode: 'merge',
+      providers: {
+        mock: {
+          baseUrl,
+          apiKey: 'mock-key',
+          api: 'openai-completions',
+          models: [{ id: 'mock-1', name: 'Mock 1', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }],
+        },
+      },
+    },
+    tools: { toolSearch: false },
+    agents: { defaults: { model: { primary: 'mock/mock-1' }, workspace } },
+  };
+}
