@@ -57,7 +57,7 @@ export async function startSemantic(
   const onAbort = (): void => void Promise.allSettled([embedder.close(0), index?.close()]);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    if (options.signal?.aborted) throw new MemoryError('MEM_ERR_ACTOR_CLOSED', 'stopped before the semantic layer started');
+    stoppedEarly(options.signal);
     const info = await embedder.info();
     index = new VectorClient({
       init: { dbPath: config.dbPath, indexPath: indexPath(config), modelId: info.modelId, dim: info.dim },
@@ -65,7 +65,7 @@ export async function startSemantic(
       onError: (err) => log(`vector index: ${err.code}: ${err.message}`),
     });
     const indexState = await index.ready();
-    if (options.signal?.aborted) throw new MemoryError('MEM_ERR_ACTOR_CLOSED', 'stopped before the semantic layer started');
+    stoppedEarly(options.signal);
     if (indexState.source === 'rebuilt') log(`vector index rebuilt from SQLite (${indexState.reason ?? 'no reason given'}): ${indexState.count} vectors`);
     return svc.attachSemantic({ embedder, index, info, indexState, log }, options);
   } catch (err) {
@@ -74,6 +74,10 @@ export async function startSemantic(
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+function stoppedEarly(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new MemoryError('MEM_ERR_ACTOR_CLOSED', 'stopped before the semantic layer started');
 }
 
 /**

@@ -138,12 +138,11 @@ export class Semantic {
     const failures = this.embedFailures;
     this.backfill();
     const total = this.queue.size;
-    while ((this.queue.size > 0 || this.pumping) && this.embedFailures === failures) {
-      onProgress?.({ done: total - this.queue.size, total });
-      await (this.pumping ?? this.pump());
+    try {
+      await this.drained(failures, onProgress, total);
+    } finally {
+      if (!this.maintaining) this.oneShotMissing = this.vectors.countMissing(this.info.modelId);
     }
-    if (!this.maintaining) this.oneShotMissing = this.vectors.countMissing(this.info.modelId);
-    if (this.embedFailures !== failures) throw new MemoryError('MEM_ERR_EMBEDDING_MODEL', `embedding failed: ${this.lastError ?? 'unknown error'}`);
     const done = { done: total, total };
     onProgress?.(done);
     return done;
@@ -153,7 +152,15 @@ export class Semantic {
   async embedFacts(ids: readonly string[]): Promise<void> {
     const failures = this.embedFailures;
     for (const seq of this.ctx.facts.seqsOf(ids).values()) this.queue.add(seq);
-    while ((this.queue.size > 0 || this.pumping) && this.embedFailures === failures) await (this.pumping ?? this.pump());
+    await this.drained(failures);
+  }
+
+  /** Pump until the queue is empty, reporting progress; throws if a batch failed since `failures` was read. */
+  private async drained(failures: number, onProgress?: (p: Progress) => void, total = this.queue.size): Promise<void> {
+    while ((this.queue.size > 0 || this.pumping) && this.embedFailures === failures) {
+      onProgress?.({ done: total - this.queue.size, total });
+      await (this.pumping ?? this.pump());
+    }
     if (this.embedFailures !== failures) throw new MemoryError('MEM_ERR_EMBEDDING_MODEL', `embedding failed: ${this.lastError ?? 'unknown error'}`);
   }
 
@@ -168,17 +175,10 @@ export class Semantic {
     this.pump();
   }
 
-  /** Embed everything missing, reporting progress; then drop vectors of other models. */
+  /** Embed everything missing, reporting progress; then, only if every batch succeeded, drop vectors of other models. */
   async reindex(onProgress?: (p: Progress) => void): Promise<Progress> {
-    this.backfill();
-    const total = this.queue.size;
-    while (this.queue.size > 0 || this.pumping) {
-      onProgress?.({ done: total - this.queue.size, total });
-      await (this.pumping ?? this.pump());
-    }
+    const done = await this.embedMissing(onProgress);
     this.ctx.tx('embedding.cleanup', () => this.vectors.deleteOtherModels(this.info.modelId));
-    const done = { done: total, total };
-    onProgress?.(done);
     return done;
   }
 

@@ -64,6 +64,7 @@ function watchClient(input: NodeJS.ReadableStream, protocol: Writable, stopper: 
   input.on('end', onEnd);
   input.on('close', onEnd);
   input.on('error', onInputError);
+  // Kept after unwatch: a late EPIPE while shutting down must not become an uncaught error.
   protocol.on('error', onOutputError);
   // A log line to a stderr nobody reads any more must not become an uncaught EPIPE.
   const onLogError = (): void => undefined;
