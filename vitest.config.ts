@@ -8,6 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Each run in its own temp folder; what a test leaves there fails the run (test/support/temp-guard.ts).
+    globalSetup: ['test/support/temp-guard.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

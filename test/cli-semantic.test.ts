@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.js';
 import { MemoryService } from '../src/memory/service.js';
-import { ONE_SHOT_EMBED_MAX, progressReporter } from '../src/cli/commands/semantic.js';
+import { ONE_SHOT_EMBED_MAX } from '../src/cli/commands/semantic.js';
 
 const BIN = join(fileURLToPath(new URL('..', import.meta.url)), 'bin', 'hybrid-mem.js');
 
@@ -81,34 +81,4 @@ describe('store, then recall by paraphrase, in two CLI processes', () => {
     const human = cli(['recall', 'closed tickets', '--semantic']);
     expect(human.stdout).toContain('(degraded: ');
   }, 180_000);
-});
-
-describe('embedding progress', () => {
-  const sink = (isTTY: boolean) => {
-    const writes: string[] = [];
-    return { out: { isTTY, write: (t: string) => writes.push(t) > 0 }, writes };
-  };
-
-  it('on a terminal: one redrawn line with count, rate and time left, ended by a newline', () => {
-    let t = 0;
-    const { out, writes } = sink(true);
-    const report = progressReporter(out, () => t);
-    report({ done: 0, total: 400 });
-    t = 2000;
-    report({ done: 100, total: 400 });
-    t = 2050;
-    report({ done: 110, total: 400 }); // within 100 ms of the last draw: skipped
-    t = 8000;
-    report({ done: 400, total: 400 });
-    expect(writes).toHaveLength(3);
-    expect(writes[1]).toMatch(/^\rembedding \[#{8}\.{22}\] 100\/400 \(50\/s, 6 s left\)/);
-    expect(writes[2]?.endsWith('400/400 (50/s)\u001b[K\n')).toBe(true);
-  });
-
-  it('off a terminal (logs, CI, pipes): nothing', () => {
-    const { out, writes } = sink(false);
-    const report = progressReporter(out);
-    for (let done = 0; done <= 1000; done += 100) report({ done, total: 1000 });
-    expect(writes).toEqual([]);
-  });
 });

@@ -10,12 +10,12 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.js';
 import { MemoryService } from '../src/memory/service.js';
 import { lastUserTexts, openclawModelConfig, startMockModel, type MockModel } from './support/mock-model.js';
-import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, supported } from './support/runtimes.js';
+import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, openclawEnv, supported } from './support/runtimes.js';
 
 const TURNS = 30;
 const LANES = 2;
@@ -62,15 +62,8 @@ describe.skipIf(!supported)('OpenClaw: the documented set-up, then 30 one-shot t
     writeFileSync(join(dir, 'bin', 'openclaw'), `#!/bin/sh\nexec ${JSON.stringify(node24)} ${JSON.stringify(openclaw)} "$@"\n`);
     chmodSync(join(dir, 'bin', 'openclaw'), 0o755);
     mock = await startMockModel();
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_ENV' && k !== 'TEST' && !k.startsWith('HYBRID_MEM'))) as Record<string, string>;
-    env = {
-      ...inherited,
-      PATH: `${join(dir, 'bin')}:${dirname(node24)}:${process.env.PATH ?? ''}`,
-      HOME: join(dir, 'home'),
-      OPENCLAW_STATE_DIR: join(dir, 'state'),
-      OPENCLAW_CONFIG_PATH: join(dir, 'openclaw.json'),
-      NO_COLOR: '1',
-    };
+    env = openclawEnv(dir, node24);
+    env.PATH = `${join(dir, 'bin')}:${env.PATH ?? ''}`;
   }, INSTALL_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -11,12 +11,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type ResolvedConfig } from '../src/config/resolve.js';
 import { MemoryService } from '../src/memory/service.js';
 import { lastUserTexts, messageText, openclawModelConfig, startMockModel, type MockModel } from './support/mock-model.js';
-import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, supported } from './support/runtimes.js';
+import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, openclawEnv, supported } from './support/runtimes.js';
 
 const CANARY = 'Canary-Ssh-Pw-5b7e1d9c3a';
 const SSH_OUTPUT = readFileSync(join(ROOT, 'test/fixtures/auth/ssh-batchmode-denied.txt'), 'utf8');
@@ -88,18 +88,7 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
       },
     };
     writeFileSync(join(dir, 'openclaw.json'), JSON.stringify(config, null, 2));
-    // OpenClaw quiets its own output under a test runner (VITEST set): the child must not look like one.
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_ENV' && k !== 'TEST')) as Record<string, string>;
-    env = {
-      ...inherited,
-      NODE_BIN: node24,
-      PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
-      HOME: join(dir, 'home'),
-      OPENCLAW_STATE_DIR: join(dir, 'state'),
-      OPENCLAW_CONFIG_PATH: join(dir, 'openclaw.json'),
-      OPENCLAW_GATEWAY_TOKEN: TOKEN,
-      NO_COLOR: '1',
-    };
+    env = openclawEnv(dir, node24, { NODE_BIN: node24, OPENCLAW_GATEWAY_TOKEN: TOKEN });
   }, INSTALL_TIMEOUT_MS);
 
   afterAll(async () => {

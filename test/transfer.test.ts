@@ -262,3 +262,23 @@ describe('import', () => {
     db.close();
   });
 });
+
+describe('progress', () => {
+  it('export and import report how far they have got: counts rise to the total, and end at it', () => {
+    const { svc } = fresh();
+    for (let i = 0; i < 2100; i++) svc.memoryStore({ text: `Service ${i} listens on port ${10_000 + i}` });
+    const exported: { done: number; total: number }[] = [];
+    const doc = svc.exportData({ onProgress: (p) => exported.push(p) });
+    expect(doc.facts).toHaveLength(2100);
+    expect(exported.map((p) => p.done)).toEqual([1000, 2000, 2100]);
+    expect(exported.every((p) => p.done <= p.total)).toBe(true);
+    expect(exported.at(-1)).toEqual({ done: 2100, total: 2100 });
+
+    const target = fresh().svc;
+    const imported: { done: number; total: number }[] = [];
+    const report = target.importData(doc, { onProgress: (p) => imported.push(p) });
+    expect(report.imported.facts).toBe(2100);
+    expect(imported).toHaveLength(2100);
+    expect(imported.every((p, i) => p.done === i + 1 && p.total === 2100)).toBe(true);
+  });
+});

@@ -159,6 +159,12 @@ export interface RecallEvent {
   readonly createdAt: number;
 }
 
+/** How far a long operation (embedding, import, export) has got. */
+export interface Progress {
+  readonly done: number;
+  readonly total: number;
+}
+
 /** A vault entry as listed: never the secret. */
 export interface VaultEntry {
   readonly service: string;

@@ -19,7 +19,9 @@ import type { MemoryEvent } from '../core/events.js';
 import { searchQuery } from '../core/auth/hint.js';
 import { isCredentialFact, namedHosts } from '../core/auth/named-hosts.js';
 import { visibility } from '../core/scope.js';
-import { OPERATOR, type Fact } from '../core/types.js';
+import { OPERATOR, type Fact, type Progress } from '../core/types.js';
+
+export type { Progress };
 import { VectorRepo } from '../store/vectors.js';
 import type { Subscription } from './bus.js';
 import type { Ctx } from './context.js';
@@ -52,10 +54,6 @@ export interface VectorLeg {
   readonly reason: string | null;
 }
 
-export interface Progress {
-  readonly done: number;
-  readonly total: number;
-}
 
 const BATCH = 32;
 

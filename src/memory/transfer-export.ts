@@ -1,7 +1,7 @@
 /** Export: everything the caller may see, in the one documented format. Secrets never leave the vault. */
 import type { FactId } from '../core/ids.js';
 import { visibility, type Visibility } from '../core/scope.js';
-import type { Caller, Fact } from '../core/types.js';
+import type { Caller, Fact, Progress } from '../core/types.js';
 import { MAX_PAGE } from '../store/facts.js';
 import { toLink, type LinkRow } from '../store/rows.js';
 import type { Ctx } from './context.js';
@@ -10,13 +10,15 @@ import { EXPORT_FORMAT, EXPORT_VERSION, iso, isoOrNull, type ExportDocument, typ
 export interface ExportOptions {
   /** Also export superseded versions (whole version chains); default: current facts only. */
   readonly allVersions?: boolean;
+  /** Called as facts are read, a page at a time. */
+  readonly onProgress?: (p: Progress) => void;
 }
 
 /** Everything the caller may see, oldest first, read in one snapshot. */
 export function exportData(ctx: Ctx, options: ExportOptions, caller: Caller): ExportDocument {
   const v = visibility(caller);
   return ctx.db.transaction(() => {
-    const facts = exportedFacts(ctx, v, options.allVersions ?? false);
+    const facts = exportedFacts(ctx, v, options);
     const ids = new Set<string>(facts.map((f) => f.id));
     const links = (ctx.db.prepare('SELECT * FROM links ORDER BY seq').all() as LinkRow[])
       .map(toLink)
@@ -28,12 +30,16 @@ export function exportData(ctx: Ctx, options: ExportOptions, caller: Caller): Ex
   })();
 }
 
-function exportedFacts(ctx: Ctx, v: Visibility, allVersions: boolean): Fact[] {
+function exportedFacts(ctx: Ctx, v: Visibility, { allVersions = false, onProgress }: ExportOptions): Fact[] {
   const out: Fact[] = [];
+  const counts = onProgress ? ctx.facts.counts(v) : null;
+  const expected = counts ? counts.current + (allVersions ? counts.superseded : 0) : 0;
   for (let before: FactId | undefined; ; ) {
     const page = ctx.facts.list(v, { includeSuperseded: allVersions, limit: MAX_PAGE, before });
     out.push(...page.filter((f) => f.validUntil === null || f.endedReason === 'superseded'));
-    if (page.length < MAX_PAGE) break;
+    const last = page.length < MAX_PAGE;
+    onProgress?.({ done: out.length, total: last ? out.length : Math.max(expected, out.length + 1) });
+    if (last) break;
     before = page[page.length - 1]?.id;
   }
   return out.reverse();

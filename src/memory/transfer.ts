@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { MemoryError } from '../core/errors.js';
 import { newFactId, newLinkId, type FactId } from '../core/ids.js';
 import { strength } from '../core/strength.js';
-import type { Fact, Link } from '../core/types.js';
+import type { Fact, Link, Progress } from '../core/types.js';
 import type { NewFact } from '../store/facts.js';
 import { scopeKey } from '../store/vault.js';
 import type { Ctx } from './context.js';
@@ -45,6 +45,8 @@ export interface ImportOptions {
   readonly dryRun?: boolean;
   /** Write nothing (MEM_ERR_IMPORT_FORMAT) when any record is invalid or a link names an unknown fact. */
   readonly strict?: boolean;
+  /** Called as records are read (facts, then links). */
+  readonly onProgress?: (p: Progress) => void;
 }
 
 interface State {
@@ -70,8 +72,17 @@ export function importData(ctx: Ctx, doc: unknown, options: ImportOptions = {}):
   const dryRun = options.dryRun ?? false;
   const run = (): ImportReport => {
     const st: State = { ctx, now: ctx.now(), ids: new Map(), skipped: [], vaultMissing: [], facts: 0, links: 0 };
-    d.facts.forEach((raw, index) => importFact(st, raw, index));
-    d.links.forEach((raw, index) => importLink(st, raw, index));
+    const total = d.facts.length + d.links.length;
+    const step = (done: number): void => options.onProgress?.({ done, total });
+    d.facts.forEach((raw, index) => {
+      importFact(st, raw, index);
+      step(index + 1);
+    });
+    d.links.forEach((raw, index) => {
+      importLink(st, raw, index);
+      step(d.facts.length + index + 1);
+    });
+    if (total === 0) step(0);
     checkVault(st, d.vault);
     const report: ImportReport = { dryRun, imported: { facts: st.facts, links: st.links }, skipped: st.skipped, vaultMissing: st.vaultMissing };
     if (options.strict) assertStrict(report);

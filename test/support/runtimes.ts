@@ -84,3 +84,23 @@ export function ensureBuilt(): void {
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`tsc build failed:\n${r.stdout}${r.stderr}`);
 }
+
+/**
+ * The environment an OpenClaw process gets in the tests: ours, minus what makes it look like a test runner
+ * (OpenClaw quiets its own output when VITEST is set) and our own HYBRID_MEM_* settings, with its home,
+ * state, configuration and temp folder all inside `dir` (removed with it), and Node 24 first on PATH.
+ */
+export function openclawEnv(dir: string, node24: string, extra: Record<string, string> = {}): Record<string, string> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_ENV' && k !== 'TEST' && !k.startsWith('HYBRID_MEM'))) as Record<string, string>;
+  mkdirSync(join(dir, 'tmp'), { recursive: true });
+  return {
+    ...inherited,
+    PATH: `${dirname(node24)}:${process.env.PATH ?? ''}`,
+    HOME: join(dir, 'home'),
+    OPENCLAW_STATE_DIR: join(dir, 'state'),
+    OPENCLAW_CONFIG_PATH: join(dir, 'openclaw.json'),
+    TMPDIR: join(dir, 'tmp'),
+    NO_COLOR: '1',
+    ...extra,
+  };
+}

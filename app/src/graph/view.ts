@@ -273,7 +273,10 @@ export class GraphView {
   private frame(): void {
     if (this.dirty) this.resync();
     const now = performance.now();
+    const ringsBefore = this.rings.length;
     this.rings = this.rings.filter((r) => now - r.start < RING_MS);
+    // A ring that ended leaves its last drawn frame on the canvas: draw once more without it.
+    if (this.rings.length < ringsBefore) this.needsDraw = true;
     // A pan that ended leaves the edges it uncovered blank: draw in full once it rests.
     const settlePan = this.lastPanAt > 0 && now - this.lastPanAt > PAN_REST_MS;
     if (!this.needsDraw && !this.viewMoved && !settlePan && this.rings.length === 0) return;

@@ -5,9 +5,10 @@
  */
 import { toWire } from '../../core/errors.js';
 import { startSemantic } from '../../main.js';
-import type { Progress, Semantic } from '../../memory/semantic.js';
+import type { Semantic } from '../../memory/semantic.js';
 import type { MemoryService } from '../../memory/service.js';
-import type { CliSession, CommandSpec, Output } from '../spec.js';
+import { progressFor, progressReporter } from '../progress.js';
+import type { CliSession, CommandSpec } from '../spec.js';
 
 /** A one-shot recall embeds up to this many facts still missing a vector before it searches (~35 s on 2 cores); more: degraded, with the command to run. */
 export const ONE_SHOT_EMBED_MAX = 2000;
@@ -48,33 +49,11 @@ export async function embedBeforeSearch(semantic: Semantic, cli: CliSession): Pr
   if (missing === 0 || missing > ONE_SHOT_EMBED_MAX) return;
   const showProgress = missing > PROGRESS_FROM && cli.io.stderr.isTTY === true && !cli.json;
   try {
-    await semantic.embedMissing(showProgress ? progressReporter(cli.io.stderr) : undefined);
+    await semantic.embedMissing(showProgress ? progressReporter(cli.io.stderr, 'embedding') : undefined);
   } catch (err) {
     const w = toWire(err);
     cliLog(cli)(`could not embed the facts missing a vector (${w.code}: ${w.message})`);
   }
-}
-
-/**
- * A one-line progress bar on a terminal: count, rate and time left, redrawn in place at most ~10 times a
- * second. Off a terminal (logs, CI, pipes) it prints nothing: the command's result line says what was done.
- */
-export function progressReporter(out: Output, now: () => number = Date.now): (p: Progress) => void {
-  const started = now();
-  let drawn = -Infinity;
-  return ({ done, total }) => {
-    if (!out.isTTY) return;
-    const t = now();
-    if (done < total && t - drawn < 100) return;
-    drawn = t;
-    const ratio = total === 0 ? 1 : done / total;
-    const width = 30;
-    const filled = Math.round(ratio * width);
-    const seconds = (t - started) / 1000;
-    const rate = seconds > 0 ? done / seconds : 0;
-    const left = rate > 0 && done < total ? `, ${Math.ceil((total - done) / rate)} s left` : '';
-    out.write(`\rembedding [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} (${rate.toFixed(0)}/s${left})\x1b[K${done === total ? '\n' : ''}`);
-  };
 }
 
 export const reindexCommand: CommandSpec = {
@@ -89,7 +68,7 @@ export const reindexCommand: CommandSpec = {
     const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
     const semantic = await startSemantic(svc, config, log);
     const started = Date.now();
-    const result = await semantic.reindex(cli.json ? undefined : progressReporter(cli.io.stderr));
+    const result = await semantic.reindex(progressFor(cli, 'embedding'));
     const json = { modelId: semantic.info.modelId, dim: semantic.info.dim, embedded: result.done, tookMs: Date.now() - started };
     return { human: `embedded ${result.done} facts with ${semantic.info.modelId} in ${json.tookMs} ms`, json };
   },

@@ -4,6 +4,7 @@ import { MemoryError } from '../../core/errors.js';
 import type { ExportedVaultEntry, ImportReport } from '../../memory/transfer.js';
 import { flag } from '../args.js';
 import { plural } from '../format.js';
+import { progressFor } from '../progress.js';
 import type { CliSession, CommandSpec } from '../spec.js';
 
 export const exportCommand: CommandSpec = {
@@ -15,7 +16,7 @@ export const exportCommand: CommandSpec = {
     'all-versions': { type: 'boolean', help: 'include superseded versions (whole version chains); default: current facts only' },
   },
   run({ args, opts, cli }) {
-    const doc = cli.service().exportData({ allVersions: flag(opts, 'all-versions') });
+    const doc = cli.service().exportData({ allVersions: flag(opts, 'all-versions'), onProgress: progressFor(cli, 'exporting') });
     const text = `${JSON.stringify(doc, null, 2)}\n`;
     const file = args[0];
     if (file === undefined || file === '-') return { human: text, exact: true, json: doc, pretty: true };
@@ -57,7 +58,7 @@ export const importCommand: CommandSpec = {
   async run({ args, opts, cli }) {
     const file = args[0] as string;
     const doc = parseJson(await readImportFile(cli, file), file);
-    const report = cli.service().importData(doc, { dryRun: flag(opts, 'dry-run'), strict: flag(opts, 'strict') });
+    const report = cli.service().importData(doc, { dryRun: flag(opts, 'dry-run'), strict: flag(opts, 'strict'), onProgress: progressFor(cli, 'importing') });
     return { human: describeReport(report), json: report };
   },
 };
