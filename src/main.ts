@@ -3,7 +3,7 @@
  * actor). Everything else (CLI, gateway hook, dashboard) starts from here.
  */
 import { join } from 'node:path';
-import { EmbedClient } from './actors/embed/client.js';
+import { EmbedClient, type EmbedClientOptions } from './actors/embed/client.js';
 import type { EmbedderSpec } from './actors/embed/contract.js';
 import { VectorClient } from './actors/vector/client.js';
 import type { ResolvedConfig } from './config/resolve.js';
@@ -49,9 +49,9 @@ export async function startSemantic(
   svc: MemoryService,
   config: ResolvedConfig,
   log: (line: string) => void,
-  options: { maintain?: boolean; signal?: AbortSignal } = {},
+  options: { maintain?: boolean; signal?: AbortSignal; embed?: EmbedClientOptions } = {},
 ): Promise<Semantic> {
-  const embedder = new EmbedClient(embedderSpec(config));
+  const embedder = new EmbedClient(embedderSpec(config), options.embed);
   let index: VectorClient | null = null;
   // Stopping while the model loads: end the workers now (the pending calls reject) instead of waiting.
   const onAbort = (): void => void Promise.allSettled([embedder.close(0), index?.close()]);

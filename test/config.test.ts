@@ -1,15 +1,16 @@
 /** Config: the spec's defaults, the gateway file shape, and errors that name path, expectation and value. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { configJsonSchema } from '../src/config/json-schema.js';
 import { loadConfigFile, resolveConfig } from '../src/config/resolve.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hybrid-mem-config-'));
 const env = { HYBRID_MEM_HOME: dir };
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(doc: unknown): string {
   const p = join(dir, `c${Math.random().toString(36).slice(2)}.json`);

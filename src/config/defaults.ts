@@ -2,6 +2,8 @@
  * Every default in one place, copied from the spec's configuration tables (autoRecall, dashboard) and
  * from our own choices (store, vault, maintenance), each documented in docs/configuration.md.
  */
+import { DEFAULT_VECTOR_WEIGHT } from '../core/fusion.js';
+
 export const PLUGIN_ID = 'hybrid-mem';
 
 export const DEFAULTS = {
@@ -54,6 +56,8 @@ export const DEFAULTS = {
   search: {
     /** How long memory_recall waits for the vector leg before answering from full text alone (degraded). */
     vectorDeadlineMs: 150,
+    /** Weight of the vector leg in hybrid fusion (0: full-text order only; the full-text leg has 1 - this). */
+    vectorWeight: DEFAULT_VECTOR_WEIGHT,
   },
   maintenance: {
     /** How often `hybrid-mem serve` runs decay, expiry and trimming. */

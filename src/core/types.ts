@@ -136,7 +136,7 @@ export interface RecallWhy {
   readonly vectorRank: number | null;
   /** Cosine similarity of query and fact, or null. */
   readonly similarity: number | null;
-  /** Reciprocal-rank-fusion score. */
+  /** The fused score in [0, 1]: normalized bm25 and similarity, weighted (search.vectorWeight). */
   readonly fused: number;
 }
 

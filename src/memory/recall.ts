@@ -1,21 +1,22 @@
 /**
  * memory_recall: hybrid search. The vector leg (query embedding + index search, in workers) starts first;
- * the full-text leg (bounded bm25, src/store/search.ts) runs meanwhile on this thread; the two ranked
- * lists are fused with reciprocal rank fusion. The vector leg has a deadline: when it is late or fails the
- * answer is full text only and marked `degraded`. Without a semantic layer (embeddings disabled or not
- * started) the mode is `fulltext`.
+ * the full-text leg (bounded bm25, src/store/search.ts) runs meanwhile on this thread; the two are fused by
+ * weighted score fusion (src/core/fusion.ts: normalized bm25 x (1 - w) + normalized similarity x w, w =
+ * search.vectorWeight, tuned on eval/recall's dev split). The vector leg has a deadline: when it is late or
+ * fails the answer is full text only and marked `degraded`. Without a semantic layer (embeddings disabled
+ * or not started) the mode is `fulltext`.
  *
- * score = fused / best possible fused for the legs that ran x (0.85 + 0.15 x strength): agreement between
- * legs decides the order, strength breaks near-ties. Every result says why it was recalled; the recall is
+ * score = fused x (0.85 + 0.15 x strength): the legs' evidence decides the order, strength breaks near-ties. Every result says why it was recalled; the recall is
  * stored in recall_events with those per-fact scores and fed back into the store (recall counts, co-recall
  * link strengthening, the session's episode).
  */
 import { MemoryError } from '../core/errors.js';
-import { RRF_K, rrf } from '../core/fusion.js';
+import { DEFAULT_VECTOR_WEIGHT, NORM_DEPTH, fuseScores } from '../core/fusion.js';
 import { newRecallEventId, type RecallEventId } from '../core/ids.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { parseQuery } from '../core/text.js';
+import { dateInText, timeCues, timeWeights } from '../core/time-cues.js';
 import type { Caller, Fact, RecallKind, RecallWhy } from '../core/types.js';
 import type { Ctx } from './context.js';
 import { parse, recallSchema, type RecallInput } from './inputs.js';
@@ -44,6 +45,8 @@ export interface RecallResult {
 export interface RecallOptions {
   readonly semantic: Semantic | null;
   readonly vectorDeadlineMs: number;
+  /** Weight of the vector leg in fusion (config search.vectorWeight); the full-text leg has 1 - this. */
+  readonly vectorWeight?: number;
   /** false: a look-up (dashboard search) that is not a recall: nothing is logged or strengthened. Default true. */
   readonly record?: boolean;
   /** Plugins' afterSearch: may filter or reorder the results before they are logged and returned. */
@@ -55,35 +58,42 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const parts = parseQuery(i.query);
   if (parts.length === 0) throw new MemoryError('MEM_ERR_QUERY_EMPTY', `memory_recall.query: expected searchable words, received ${JSON.stringify(i.query.slice(0, 60))}`);
   const v = visibility(caller);
-  const depth = Math.min(100, i.limit * 3);
+  // Both legs go at least NORM_DEPTH deep, whatever the limit: the vector leg's scores are normalized over it.
+  const depth = Math.min(100, Math.max(NORM_DEPTH, i.limit * 3));
   const vectorLeg: Promise<VectorLeg> | null = options.semantic
     ? options.semantic.search(i.query, depth, { visibility: v, includeSuperseded: i.includeSuperseded, category: i.category }, options.vectorDeadlineMs)
     : null;
   const fts = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded, category: i.category });
   const vec = vectorLeg ? await vectorLeg : null;
-  // A vector leg always returns k neighbours, however far: keep those at least half as similar as the best.
-  const best = vec?.hits?.[0]?.similarity ?? 0;
-  const near = vec?.hits?.filter((h) => h.similarity >= best * VECTOR_RELATIVE_FLOOR) ?? [];
-  const simBySeq = new Map(near.map((h) => [h.seq, h.similarity]));
-  const similarity = new Map<string, number>();
-  const vecFacts: Fact[] = ctx.facts.bySeqs(near.map((h) => h.seq)).map(({ seq, ...fact }) => {
-    similarity.set(fact.id, simBySeq.get(seq) ?? 0);
-    return fact;
+  const hits = vec?.hits ?? [];
+  const facts = new Map(ctx.facts.bySeqs(hits.map((h) => h.seq)).map(({ seq, ...fact }) => [seq, fact as Fact]));
+  const vecLeg = hits.flatMap((h) => {
+    const fact = facts.get(h.seq);
+    return fact ? [{ item: fact, score: h.similarity }] : [];
   });
-  const legs = vec?.hits ? 2 : 1;
+  // A vector leg always returns k neighbours, however far: one only it found must be at least half as similar as the best.
+  const floor = (vecLeg[0]?.score ?? 0) * VECTOR_RELATIVE_FLOOR;
   const now = ctx.now();
-  const fused = rrf<Fact>([fts.map((h) => h.fact), vecFacts], (f) => f.id);
+  const fused = fuseScores<Fact>(
+    fts.map((h) => ({ item: h.fact, score: h.relevance })),
+    vecLeg,
+    (f) => f.id,
+    options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
+  ).filter((f) => f.ranks[0] !== null || (vecLeg[(f.ranks[1] ?? 1) - 1]?.score ?? 0) >= floor);
   const bm25 = new Map(fts.map((h) => [h.fact.id, h.relevance]));
+  // Time asked for ("in March 2025", "now", "the first time"): facts whose time fits gain.
+  const cues = timeCues(i.query, now);
+  const weights = cues.range || cues.prefer ? timeWeights(cues, fused.map((f) => factTime(f.item))) : null;
   const ranked = fused
-    .map((f) => {
+    .map((f, k) => {
       const why: RecallWhy = {
-        ftsRank: f.ranks[0] ?? null,
+        ftsRank: f.ranks[0],
         bm25: round(bm25.get(f.item.id) ?? null),
-        vectorRank: f.ranks[1] ?? null,
-        similarity: round(similarity.get(f.item.id) ?? null),
+        vectorRank: f.ranks[1],
+        similarity: round(f.ranks[1] === null ? null : (vecLeg[f.ranks[1] - 1]?.score ?? null)),
         fused: round(f.fused) ?? 0,
       };
-      const score = round((f.fused / (legs / (RRF_K + 1))) * (0.85 + 0.15 * strength(f.item, now))) ?? 0;
+      const score = round(f.fused * (weights?.[k] ?? 1) * (0.85 + 0.15 * strength(f.item, now))) ?? 0;
       return { fact: f.item, score, why };
     })
     .sort((a, b) => b.score - a.score)
@@ -96,6 +106,11 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const reason = vec?.reason ?? (lagging > 0 ? laggingReason(lagging) : null);
   const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now);
   return { results, recallId, mode, degraded, reason };
+}
+
+/** When a fact happened: the date its text opens with, else when it was stored. */
+function factTime(f: Fact): number {
+  return dateInText(f.text) ?? f.validFrom;
 }
 
 function laggingReason(n: number): string {

@@ -35,6 +35,8 @@ export interface Embedder {
   /** Compute and cache query embeddings ahead of need (background). */
   prewarm?(texts: readonly string[]): Promise<number>;
   embedMany(texts: readonly string[], options?: { background?: boolean }): Promise<Float32Array[]>;
+  /** Batches embedMany runs at once in the background (default 1). */
+  readonly backgroundLanes?: number;
   close(): Promise<void>;
 }
 
@@ -256,27 +258,58 @@ export class Semantic {
     return this.pumping ?? Promise.resolve();
   }
 
+  /**
+   * Embed the queue, one batch per background thread at a time so a backlog keeps every core busy, and
+   * pipelined: the next chunk is being embedded while this one is written to SQLite and the index.
+   */
   private async drain(): Promise<void> {
-    while (this.queue.size > 0 && !this.closed) {
-      const seqs = [...this.queue].slice(0, BATCH);
+    const chunk = BATCH * Math.max(1, this.embed.backgroundLanes ?? 1);
+    const taken = new Set<number>();
+    const take = (): number[] => {
+      const seqs: number[] = [];
+      for (const s of this.queue) {
+        if (seqs.length >= chunk) break;
+        if (!taken.has(s)) seqs.push(s);
+      }
+      for (const s of seqs) taken.add(s);
+      return seqs;
+    };
+    let seqs = take();
+    let computing = seqs.length > 0 ? this.computeBatch(seqs) : null;
+    while (computing && !this.closed) {
+      const current = seqs;
       try {
-        await this.embedBatch(seqs);
+        const computed = await computing;
+        seqs = take();
+        computing = seqs.length > 0 && !this.closed ? this.computeBatch(seqs) : null;
+        await this.storeBatch(computed);
         this.lastError = null;
       } catch (err) {
         this.embedFailures++;
         this.fail('embed', err);
-        return; // retried by the next event or backfill
+        // A chunk already in flight settles; its facts stay queued for the next pump.
+        if (computing && seqs !== current) await computing.catch(() => undefined);
+        return; // the failed chunk is retried by the next event or backfill
       } finally {
-        for (const s of seqs) this.queue.delete(s);
+        for (const s of current) this.queue.delete(s);
+      }
+      if (!computing && this.queue.size > 0 && !this.closed) {
+        seqs = take();
+        computing = seqs.length > 0 ? this.computeBatch(seqs) : null;
       }
     }
   }
 
-  private async embedBatch(seqs: readonly number[]): Promise<void> {
+  private async computeBatch(seqs: readonly number[]): Promise<{ seqs: readonly number[]; facts: Fact[]; vecs: Float32Array[] }> {
     const facts = this.ctx.facts.bySeqs(this.vectors.current(seqs));
+    if (facts.length === 0) return { seqs, facts, vecs: [] };
+    return { seqs, facts, vecs: await this.embed.embedMany(facts.map(embedText), { background: true }) };
+  }
+
+  private async storeBatch({ seqs, facts, vecs }: { seqs: readonly number[]; facts: Fact[]; vecs: Float32Array[] }): Promise<void> {
     if (facts.length === 0) return;
-    const vecs = await this.embed.embedMany(facts.map(embedText), { background: true });
     const now = this.ctx.now();
+    // A fact edited or deleted while it was embedded is no longer current: its vector is not stored.
     const live = new Set(this.vectors.current(seqs));
     const keys: number[] = [];
     const flat = new Float32Array(vecs.length * this.info.dim);

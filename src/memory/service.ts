@@ -88,7 +88,7 @@ export class MemoryService {
   /** Hybrid recall (full text + vectors when the semantic layer runs; full text only otherwise). */
   memoryRecall(input: RecallInput, caller: Caller = OPERATOR) {
     const c = parseCaller(caller);
-    const options = { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs };
+    const options = { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs, vectorWeight: this.config.search.vectorWeight };
     if (this.pluginRuntime) return recallWithHooks(this.ctx, this.pluginRuntime, input, c, options, 'recall');
     return memoryRecall(this.ctx, input, c, options);
   }
@@ -98,7 +98,7 @@ export class MemoryService {
    */
   search(input: RecallInput, caller: Caller = OPERATOR, options: { plugins?: boolean } = {}) {
     const c = parseCaller(caller);
-    const o = { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs, record: false };
+    const o = { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs, vectorWeight: this.config.search.vectorWeight, record: false };
     if (this.pluginRuntime && options.plugins !== false) return recallWithHooks(this.ctx, this.pluginRuntime, input, c, o, 'search');
     return memoryRecall(this.ctx, input, c, o);
   }

@@ -6,7 +6,7 @@
  * thread keeps one), and each of their workers loads the model once, on its first call or on `warm()`.
  */
 import { MemoryError, invalidInput } from '../../core/errors.js';
-import { ActorPool } from '../runtime/pool.js';
+import { ActorPool, bulkThreads } from '../runtime/pool.js';
 import { EMBEDDING_PROVIDERS, type EmbedderInfo, type EmbedderSpec } from './contract.js';
 
 /** Query embeddings kept (a 512-d vector is 2 KB, so ~2 MB at this size). */
@@ -19,7 +19,7 @@ export const EMBED_TIMEOUT_MS = 30_000;
 export interface EmbedClientOptions {
   /** Threads of the interactive pool (default 1). */
   readonly interactiveThreads?: number;
-  /** Threads of the background pool (default 1). */
+  /** Threads of the background pool (default bulkThreads(): every core, up to 4). */
   readonly backgroundThreads?: number;
   /** Deadline per worker call (default EMBED_TIMEOUT_MS); past it the worker is replaced. */
   readonly timeoutMs?: number;
@@ -98,13 +98,18 @@ export class EmbedClient {
     this.spec = checkSpec(spec);
     const worker = new URL('./worker.js', import.meta.url);
     const timeoutMs = options.timeoutMs ?? EMBED_TIMEOUT_MS;
-    this.threads = { interactive: Math.max(1, options.interactiveThreads ?? 1), background: Math.max(1, options.backgroundThreads ?? 1) };
+    this.threads = { interactive: Math.max(1, options.interactiveThreads ?? 1), background: Math.max(1, options.backgroundThreads ?? bulkThreads()) };
     this.interactive = new ActorPool({ name: 'embed.interactive', worker, maxThreads: this.threads.interactive, timeoutMs });
     this.background = new ActorPool({ name: 'embed.background', worker, maxThreads: this.threads.background, timeoutMs });
     this.queries = new Lru(options.queryCacheSize ?? QUERY_CACHE_SIZE);
   }
 
   /** Provider, model id and width (loads the model in an interactive worker the first time). */
+  /** Batches `embedMany` runs at once in the background (its pool's threads). */
+  get backgroundLanes(): number {
+    return this.threads.background;
+  }
+
   info(): Promise<EmbedderInfo> {
     if (!this.infoPromise) {
       this.infoPromise = this.interactive.call<EmbedderInfo>('info', [this.spec]);

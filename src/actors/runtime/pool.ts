@@ -40,6 +40,14 @@ export function defaultThreads(): number {
   return Math.max(1, Math.min(2, availableParallelism() - 1));
 }
 
+/**
+ * Threads for bulk work (embedding a backlog): every core, up to 4. Only started while there is that much
+ * work (one thread is kept; the others end after the pool's idle timeout).
+ */
+export function bulkThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
 export class ActorPool {
   private readonly piscina: Piscina;
   private closing = false;

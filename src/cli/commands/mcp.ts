@@ -5,11 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CALLER_ROLES, type Caller } from '../../core/types.js';
 import { parseCaller } from '../../memory/inputs.js';
-import { startSemanticInBackground } from '../../main.js';
-import { serveMcp } from '../../mcp/server.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { oneOf, str } from '../args.js';
 import type { CommandSpec, OptionValues } from '../spec.js';
@@ -102,6 +99,11 @@ export const mcpCommand: CommandSpec = {
     const unwatch = watchClient(process.stdin, protocol, stopper);
     try {
       const svc = await cli.serviceWithPlugins();
+      const [{ StdioServerTransport }, { serveMcp }, { startSemanticInBackground }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'),
+        import('../../mcp/server.js'),
+        import('../../main.js'),
+      ]);
       const transport = new StdioServerTransport(process.stdin, protocol);
       transport.onerror = (err) => log(`protocol error: ${err.message}`);
       const served = serveMcp({ svc, caller, version: packageVersion() }, transport);

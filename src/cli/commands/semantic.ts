@@ -4,7 +4,6 @@
  * as `store` returns, and a recall never calls a vector leg healthy while facts are missing from it.
  */
 import { toWire } from '../../core/errors.js';
-import { startSemantic } from '../../main.js';
 import type { Semantic } from '../../memory/semantic.js';
 import type { MemoryService } from '../../memory/service.js';
 import { progressFor, progressReporter } from '../progress.js';
@@ -29,6 +28,7 @@ export async function embedStored(svc: MemoryService, cli: CliSession, factId: s
   const config = cli.config();
   if (!config.embedding.enabled) return null;
   try {
+    const { startSemantic } = await import('../../main.js');
     const semantic = await startSemantic(svc, config, cliLog(cli), { maintain: false });
     await semantic.embedFacts([factId]);
     return semantic.info.modelId;
@@ -66,6 +66,7 @@ export const reindexCommand: CommandSpec = {
     const svc = cli.service();
     const config = cli.config();
     const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
+    const { startSemantic } = await import('../../main.js');
     const semantic = await startSemantic(svc, config, log);
     const started = Date.now();
     const result = await semantic.reindex(progressFor(cli, 'embedding'));

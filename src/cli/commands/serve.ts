@@ -5,12 +5,9 @@
  * their onShutdown hooks run when serve stops.
  * dashboard: print the URL of the running dashboard server (or say none is running).
  */
-import { MaintenanceClient } from '../../actors/maintenance/client.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
-import { startSemantic } from '../../main.js';
 import { toWire } from '../../core/errors.js';
 import { findRunningDashboard } from '../../http/record.js';
-import { startDashboard } from '../../http/server.js';
 import type { MemoryService } from '../../memory/service.js';
 import { int } from '../args.js';
 import { plural } from '../format.js';
@@ -41,7 +38,8 @@ const CHECKPOINT_EVERY_MS = 2000;
 /** Runs a maintenance pass (in the maintenance worker) at start and every maintenance.intervalMinutes. */
 export const maintenanceService: ServeService = {
   name: 'maintenance',
-  start({ svc, config, log }) {
+  async start({ svc, config, log }) {
+    const { MaintenanceClient } = await import('../../actors/maintenance/client.js');
     const client = new MaintenanceClient(config);
     const pass = (): void => {
       client.run().then(
@@ -84,6 +82,7 @@ export const semanticService: ServeService = {
   async start({ svc, config, log }) {
     if (!config.embedding.enabled) return { status: 'semantic search off (embedding.enabled = false)', stop: () => undefined };
     try {
+      const { startSemantic } = await import('../../main.js');
       const semantic = await startSemantic(svc, config, log);
       return {
         status: `semantic search on (${semantic.info.modelId}, ${semantic.indexState.count} vectors, ${semantic.pending()} to embed)`,
@@ -119,6 +118,7 @@ export const dashboardService: ServeService = {
   name: 'dashboard',
   async start({ svc, config, log }) {
     if (!config.dashboard.enabled) return { status: 'dashboard off (dashboard.enabled = false)', stop: () => undefined };
+    const { startDashboard } = await import('../../http/server.js');
     const d = await startDashboard({ svc, config, log });
     const note = config.dashboard.port === 0 || d.port === config.dashboard.port ? '' : ` (port ${config.dashboard.port} was taken)`;
     return { status: `dashboard ${d.url}/graph${note}`, stop: () => d.close() };

@@ -3,7 +3,6 @@ import { CATEGORIES, DECAY_CLASSES } from '../../core/types.js';
 import { LIMITS, recallSchema, storeSchema } from '../../memory/inputs.js';
 import { flag, int, oneOf, str } from '../args.js';
 import { oneLine } from '../format.js';
-import { startSemantic } from '../../main.js';
 import type { CommandSpec } from '../spec.js';
 import { cliLog, embedBeforeSearch, embedStored } from './semantic.js';
 import { SCOPE_OPTIONS, checked, factFieldOptions, scopeInput, textArg } from './common.js';
@@ -66,7 +65,10 @@ export const recallCommand: CommandSpec = {
     };
     const valid = checked(recallSchema, input, 'memory_recall');
     const svc = await cli.serviceWithPlugins();
-    if (flag(opts, 'semantic')) await embedBeforeSearch(await startSemantic(svc, cli.config(), cliLog(cli), { maintain: false }), cli);
+    if (flag(opts, 'semantic')) {
+      const { startSemantic } = await import('../../main.js');
+      await embedBeforeSearch(await startSemantic(svc, cli.config(), cliLog(cli), { maintain: false }), cli);
+    }
     const r = await svc.memoryRecall(valid);
     const human = r.results.length
       ? r.results.map((h, i) => `${i + 1}. ${h.score.toFixed(4)}  ${h.fact.id}  [${h.fact.category}]  ${oneLine(h.fact.text)}`)

@@ -1,0 +1,27 @@
+/**
+ * `npm run eval:recall [-- --split dev|test|all] [--set NAME]`: the retrieval-quality harness over the
+ * labeled sets; prints R@5/10/20, MRR and latency per kind of memory and per query type for full text, the
+ * vector leg and hybrid, in one run. Tune on dev; report test.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { formatTable, loadSets, runSet, table, type QueryOutcome, type Split } from './harness.js';
+
+const { values } = parseArgs({ options: { split: { type: 'string', default: 'dev' }, set: { type: 'string' }, misses: { type: 'boolean', default: false }, dump: { type: 'string' } } });
+const splits: Split[] = values.split === 'all' ? ['dev', 'test'] : [values.split as Split];
+const outcomes: QueryOutcome[] = [];
+for (const set of loadSets().filter((s) => !values.set || s.name === values.set)) {
+  const t = Date.now();
+  outcomes.push(...(await runSet(set, splits, 20, values.dump !== undefined)));
+  process.stderr.write(`${set.name}: ${set.memories.length} memories, ${set.queries.filter((q) => splits.includes(q.split)).length} queries, ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+}
+if (values.dump) writeFileSync(values.dump, JSON.stringify(outcomes));
+console.log(`split: ${splits.join('+')}\n`);
+console.log(formatTable(table(outcomes)));
+if (values.misses) {
+  for (const o of outcomes.filter((x) => x.retriever === 'hybrid')) {
+    const gold = Object.entries(o.query.evidence).filter(([, g]) => g === 2).map(([id]) => id);
+    const first = o.ranked.findIndex((id) => gold.includes(id));
+    if (first < 0 || first >= 5) console.log(`${o.set} ${o.query.id} [${o.query.type}] rank ${first < 0 ? '-' : first + 1}: ${o.query.query}`);
+  }
+}
