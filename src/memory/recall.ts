@@ -6,9 +6,10 @@
  * fails the answer is full text only and marked `degraded`. Without a semantic layer (embeddings disabled
  * or not started) the mode is `fulltext`.
  *
- * score = fused x (0.85 + 0.15 x strength): the legs' evidence decides the order, strength breaks near-ties. Every result says why it was recalled; the recall is
- * stored in recall_events with those per-fact scores and fed back into the store (recall counts, co-recall
- * link strengthening, the session's episode).
+ * Time asked for in the query re-weights the candidates (src/core/time-cues.ts). score = fused x time
+ * weight x (0.85 + 0.15 x strength): the legs' evidence decides the order, strength breaks near-ties.
+ * Every result says why it was recalled; the recall is stored in recall_events with those per-fact scores
+ * and fed back into the store (recall counts, co-recall link strengthening, the session's episode).
  */
 import { MemoryError } from '../core/errors.js';
 import { DEFAULT_VECTOR_WEIGHT, NORM_DEPTH, fuseScores } from '../core/fusion.js';
