@@ -63,7 +63,14 @@ export interface ScoreFused<T> {
  * data cannot push strong matches of the other out of the top: with w = 0.35 a fact only the vector leg
  * found scores at most 0.35, below any full-text match scoring over 0.54 of the best. Ties keep full-text order.
  */
-export function fuseScores<T>(fts: readonly LegHit<T>[], vec: readonly LegHit<T>[], key: (item: T) => string, vectorWeight = DEFAULT_VECTOR_WEIGHT): ScoreFused<T>[] {
+export function fuseScores<T>(
+  fts: readonly LegHit<T>[],
+  vec: readonly LegHit<T>[],
+  key: (item: T) => string,
+  vectorWeight = DEFAULT_VECTOR_WEIGHT,
+  /** The similarities the vector leg's scores are normalized over, when `vec` holds only some of its hits. */
+  vecScores: readonly number[] = vec.map((h) => h.score),
+): ScoreFused<T>[] {
   const w = vec.length === 0 ? 0 : fts.length === 0 ? 1 : vectorWeight;
   const byKey = new Map<string, { item: T; fused: number; ranks: [number | null, number | null]; order: number }>();
   const bestF = fts.reduce((m, h) => Math.max(m, h.score), 0);
@@ -72,8 +79,8 @@ export function fuseScores<T>(fts: readonly LegHit<T>[], vec: readonly LegHit<T>
     if (byKey.has(k)) return;
     byKey.set(k, { item: h.item, fused: (1 - w) * (bestF > 0 ? h.score / bestF : 1 / (i + 1)), ranks: [i + 1, null], order: i });
   });
-  const top = vec.reduce((m, h) => Math.max(m, h.score), -Infinity);
-  const low = vec.slice(0, NORM_DEPTH).reduce((m, h) => Math.min(m, h.score), Infinity);
+  const top = vecScores.reduce((m, s) => Math.max(m, s), -Infinity);
+  const low = vecScores.slice(0, NORM_DEPTH).reduce((m, s) => Math.min(m, s), Infinity);
   vec.forEach((h, i) => {
     const k = key(h.item);
     const norm = top > low ? Math.max(0, (h.score - low) / (top - low)) : 1;

@@ -59,28 +59,31 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const parts = parseQuery(i.query);
   if (parts.length === 0) throw new MemoryError('MEM_ERR_QUERY_EMPTY', `memory_recall.query: expected searchable words, received ${JSON.stringify(i.query.slice(0, 60))}`);
   const v = visibility(caller);
-  // Both legs go at least NORM_DEPTH deep, whatever the limit: the vector leg's scores are normalized over it.
-  const depth = Math.min(100, Math.max(NORM_DEPTH, i.limit * 3));
+  const depth = Math.min(100, i.limit * 3);
+  // The vector leg goes at least NORM_DEPTH deep, whatever the limit: its scores are normalized over those.
   const vectorLeg: Promise<VectorLeg> | null = options.semantic
-    ? options.semantic.search(i.query, depth, { visibility: v, includeSuperseded: i.includeSuperseded, category: i.category }, options.vectorDeadlineMs)
+    ? options.semantic.search(i.query, Math.max(NORM_DEPTH, depth), { visibility: v, includeSuperseded: i.includeSuperseded, category: i.category }, options.vectorDeadlineMs)
     : null;
   const fts = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded, category: i.category });
   const vec = vectorLeg ? await vectorLeg : null;
   const hits = vec?.hits ?? [];
-  const facts = new Map(ctx.facts.bySeqs(hits.map((h) => h.seq)).map(({ seq, ...fact }) => [seq, fact as Fact]));
-  const vecLeg = hits.flatMap((h) => {
+  // A vector leg always returns k neighbours, however far: only those at least half as similar as the best
+  // are read and fused (the rest still set the scale the similarities are normalized over).
+  const floor = (hits[0]?.similarity ?? 0) * VECTOR_RELATIVE_FLOOR;
+  const near = hits.filter((h) => h.similarity >= floor);
+  const facts = new Map(ctx.facts.bySeqs(near.map((h) => h.seq)).map(({ seq, ...fact }) => [seq, fact as Fact]));
+  const vecLeg = near.flatMap((h) => {
     const fact = facts.get(h.seq);
     return fact ? [{ item: fact, score: h.similarity }] : [];
   });
-  // A vector leg always returns k neighbours, however far: one only it found must be at least half as similar as the best.
-  const floor = (vecLeg[0]?.score ?? 0) * VECTOR_RELATIVE_FLOOR;
   const now = ctx.now();
   const fused = fuseScores<Fact>(
     fts.map((h) => ({ item: h.fact, score: h.relevance })),
     vecLeg,
     (f) => f.id,
     options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
-  ).filter((f) => f.ranks[0] !== null || (vecLeg[(f.ranks[1] ?? 1) - 1]?.score ?? 0) >= floor);
+    hits.map((h) => h.similarity),
+  );
   const bm25 = new Map(fts.map((h) => [h.fact.id, h.relevance]));
   // Time asked for ("in March 2025", "now", "the first time"): facts whose time fits gain.
   const cues = timeCues(i.query, now);
