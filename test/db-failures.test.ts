@@ -79,7 +79,6 @@ async function expectEveryWriteRefused(svc: MemoryService, ids: { a: FactId; b: 
     memoryStore: () => svc.memoryStore({ text: 'a brand new fact about kafka' }),
     bigStore: () => svc.memoryStore({ text: BIG_TEXT, tags: ['big'] }),
     memoryLink: () => svc.memoryLink({ sourceId: ids.b, targetId: ids.a, linkType: 'DEPENDS_ON' }),
-    memoryRecall: () => svc.memoryRecall({ query: 'deploy' }),
     editFact: () => svc.editFact({ id: ids.a, text: 'the deploy token rotates weekly' }),
     deleteFact: () => svc.deleteFact(ids.b),
     pin: () => svc.pin(ids.a),
@@ -92,9 +91,13 @@ async function expectEveryWriteRefused(svc: MemoryService, ids: { a: FactId; b: 
     expect(svc.db.inTransaction, `${name} left a transaction open`).toBe(false);
     expect(counts(svc.db), `${name} wrote something`).toEqual(before);
   }
-  // Reads keep working meanwhile.
+  // Reads keep working meanwhile, recall included: its record is written after the answer
+  // (src/memory/deferred.ts), so it waits for the database instead of failing the recall.
   expect(svc.getFact(ids.a).text).toBe('the deploy token rotates monthly');
   expect(svc.listFacts().length).toBe(before.current);
+  const recall = await svc.memoryRecall({ query: 'deploy' });
+  expect(recall.results.map((r) => r.fact.id)).toContain(ids.a);
+  expect(counts(svc.db), 'a recall wrote while the database refused writes').toEqual(before);
 }
 
 /** Once the condition clears, the same service writes again (and the file is sound). */
@@ -129,6 +132,8 @@ describe('database failures', () => {
     svc.db.pragma('query_only = ON');
     await expectEveryWriteRefused(svc, ids, 'MEM_ERR_DB_READONLY');
     svc.db.pragma('query_only = OFF');
+    // The seed's recall and the one answered while refused: kept, and written now.
+    expect(counts(svc.db).recalls).toBe(2);
     await expectWorksAgain(svc, ids);
   });
 
@@ -172,6 +177,7 @@ describe('database failures', () => {
       if (locker.inTransaction) locker.exec('ROLLBACK');
       locker.close();
     }
+    expect(counts(svc.db).recalls).toBe(2);
     await expectWorksAgain(svc, ids);
   });
 

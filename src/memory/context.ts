@@ -14,6 +14,7 @@ import { FtsSearch } from '../store/search.js';
 import { VaultRepo } from '../store/vault.js';
 import type { VaultKey } from '../store/vault-key.js';
 import { EventBus } from './bus.js';
+import { DeferredWrites } from './deferred.js';
 
 export interface Ctx {
   readonly db: Database;
@@ -29,6 +30,8 @@ export interface Ctx {
   readonly now: () => number;
   /** Run `fn` in one write transaction; events it appends are delivered after commit. */
   readonly tx: <T>(context: string, fn: () => T) => T;
+  /** Writes kept out of the answer's path (memory_recall's record), committed together soon after. */
+  readonly deferred: DeferredWrites;
   readonly emit: (payload: EventPayload) => void;
 }
 
@@ -36,6 +39,7 @@ export function createCtx(db: Database, options: { now?: () => number; vaultKey:
   const now = options.now ?? Date.now;
   const events = new EventLog(db);
   const bus = new EventBus(events, { pollMs: options.pollMs ?? 200, onError: options.onError });
+  const deferred = new DeferredWrites(db, () => bus.poke(), options.onError);
   const ctx: Ctx = {
     db,
     facts: new FactRepo(db),
@@ -48,10 +52,13 @@ export function createCtx(db: Database, options: { now?: () => number; vaultKey:
     vault: new VaultRepo(db, options.vaultKey),
     bus,
     now,
+    deferred,
     tx: (context, fn) => {
       // Nested calls join the outer transaction (a savepoint); only the outermost commit delivers events,
       // so no subscriber ever sees an event of a change that is later rolled back.
       const outermost = !db.inTransaction;
+      // Queued writes land first, in their own transaction: this one may roll back, they must not.
+      if (outermost) deferred.flush();
       const result = writeTx(db, context, fn);
       if (outermost) bus.poke();
       return result;

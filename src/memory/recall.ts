@@ -108,7 +108,8 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const lagging = vec?.hits && options.semantic ? options.semantic.lagging() : 0;
   const degraded = (vec !== null && vec.hits === null) || lagging > 0;
   const reason = vec?.reason ?? (lagging > 0 ? laggingReason(lagging) : null);
-  const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now);
+  // The record is written after the answer has left (src/memory/deferred.ts), not in its path.
+  const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now, 'later');
   return { results, recallId, mode, degraded, reason };
 }
 
@@ -121,32 +122,40 @@ function laggingReason(n: number): string {
   return `${n} ${n === 1 ? 'fact has' : 'facts have'} no vector yet, so meaning-based matches may miss ${n === 1 ? 'it' : 'them'} (they are being embedded; or run "hybrid-mem reindex")`;
 }
 
-/** Log a recall (recall_events + event log) and feed it back into the store, in one transaction. */
-export function recordRecall(ctx: Ctx, caller: Caller, kind: RecallKind, query: string, target: string | null, results: readonly RecallHit[], now: number): RecallEventId {
+/**
+ * Log a recall (recall_events + event log) and feed it back into the store, in one transaction: now, or
+ * `later` with the deferred writes (the id is returned at once, the rows land after the answer has left).
+ */
+export function recordRecall(ctx: Ctx, caller: Caller, kind: RecallKind, query: string, target: string | null, results: readonly RecallHit[], now: number, when: 'now' | 'later' = 'now'): RecallEventId {
   const id = newRecallEventId(now);
+  const write = (): void => writeRecall(ctx, id, caller, kind, query, target, results, now);
+  if (when === 'later') ctx.deferred.later(write);
+  else ctx.tx('recall', write);
+  return id;
+}
+
+/** The rows of one recall and its feedback into the store; inside a write transaction. */
+function writeRecall(ctx: Ctx, id: RecallEventId, caller: Caller, kind: RecallKind, query: string, target: string | null, results: readonly RecallHit[], now: number): void {
   const ids = results.map((r) => r.fact.id);
   const scores = results.map((r) => ({ factId: r.fact.id, score: r.score, ...r.why }));
-  ctx.tx('recall', () => {
-    ctx.recalls.insert({ id, kind, query, target, owner: caller, scores, createdAt: now });
-    ctx.facts.markRecalled(ids, now);
-    for (const r of results) {
-      const f = ctx.facts.get(r.fact.id);
-      if (f) ctx.facts.setStrength(f.id, strength(f, now));
-    }
-    strengthenCoRecalled(ctx, ids, now);
-    ctx.episodes.touch(caller, 'recall', query, now);
-    ctx.emit({
-      kind: 'recall',
-      recallId: id,
-      recallKind: kind,
-      query,
-      target,
-      owner: caller,
-      scores: results.map((r, k) => ({ ...scores[k], factId: r.fact.id, score: r.score, scope: r.fact.scope })),
-      scopes: results.map((r) => r.fact.scope),
-    });
+  ctx.recalls.insert({ id, kind, query, target, owner: caller, scores, createdAt: now });
+  ctx.facts.markRecalled(ids, now);
+  for (const r of results) {
+    const f = ctx.facts.get(r.fact.id);
+    if (f) ctx.facts.setStrength(f.id, strength(f, now));
+  }
+  strengthenCoRecalled(ctx, ids, now);
+  ctx.episodes.touch(caller, 'recall', query, now);
+  ctx.emit({
+    kind: 'recall',
+    recallId: id,
+    recallKind: kind,
+    query,
+    target,
+    owner: caller,
+    scores: results.map((r, k) => ({ ...scores[k], factId: r.fact.id, score: r.score, scope: r.fact.scope })),
+    scopes: results.map((r) => r.fact.scope),
   });
-  return id;
 }
 
 function round(x: number | null): number | null {

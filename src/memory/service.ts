@@ -65,25 +65,36 @@ export class MemoryService {
     return new MemoryService(db, options);
   }
 
+  /**
+   * The caller, validated, once the deferred writes (memory_recall's records) are committed: every read and
+   * write goes through here, so it sees every recall already answered. Recall and search read without it.
+   */
+  private settled(caller: Caller): Caller {
+    this.ctx.deferred.flush();
+    return parseCaller(caller);
+  }
+
   /** The service's clock (epoch ms); tests move it. */
   now(): number {
     return this.ctx.now();
   }
 
+  /** The writer connection, with the deferred writes committed (what a direct read expects to see). */
   get db(): Database {
+    this.ctx.deferred.flush();
     return this.ctx.db;
   }
 
   // Agent tools
   memoryStore(input: StoreInput, caller: Caller = OPERATOR, source: FactSource = 'tool') {
-    return storeFact(this.ctx, input, parseCaller(caller), source);
+    return storeFact(this.ctx, input, this.settled(caller), source);
   }
   /** Many facts in one transaction, all or nothing. */
   memoryStoreMany(inputs: readonly StoreInput[], caller: Caller = OPERATOR, source: FactSource = 'tool') {
-    return storeFacts(this.ctx, inputs, parseCaller(caller), source);
+    return storeFacts(this.ctx, inputs, this.settled(caller), source);
   }
   memoryLink(input: LinkInput, caller: Caller = OPERATOR) {
-    return memoryLink(this.ctx, input, parseCaller(caller));
+    return memoryLink(this.ctx, input, this.settled(caller));
   }
   /** Hybrid recall (full text + vectors when the semantic layer runs; full text only otherwise). */
   memoryRecall(input: RecallInput, caller: Caller = OPERATOR) {
@@ -108,22 +119,22 @@ export class MemoryService {
   }
   /** Credential facts about a failing target, for the auth-failure hook (session-scoped never included). */
   credentialRecall(q: CredentialQuery, caller: Caller, options: { includeVault: boolean; limit?: number; vectorDeadlineMs: number; limitPerSession?: number }) {
-    return credentialRecall(this.ctx, q, parseCaller(caller), { semantic: this.semantic, includeVault: options.includeVault, limit: options.limit ?? 5, vectorDeadlineMs: options.vectorDeadlineMs, limitPerSession: options.limitPerSession ?? 0 });
+    return credentialRecall(this.ctx, q, this.settled(caller), { semantic: this.semantic, includeVault: options.includeVault, limit: options.limit ?? 5, vectorDeadlineMs: options.vectorDeadlineMs, limitPerSession: options.limitPerSession ?? 0 });
   }
   /** Whether the caller's session may still get an auth-failure hint for `target` (maxRecallsPerTarget, from recall_events). */
   authHintAllowed(caller: Caller, target: string, limit: number): boolean {
-    return underLimit(this.ctx, parseCaller(caller), target, limit);
+    return underLimit(this.ctx, this.settled(caller), target, limit);
   }
   credentialGet(input: { service: string }, caller: Caller = OPERATOR) {
-    return credentialGet(this.ctx, input, parseCaller(caller));
+    return credentialGet(this.ctx, input, this.settled(caller));
   }
 
   // Curation
   editFact(input: EditInput, caller: Caller = OPERATOR, source: FactSource = 'cli') {
-    return editFact(this.ctx, input, parseCaller(caller), source);
+    return editFact(this.ctx, input, this.settled(caller), source);
   }
   deleteFact(id: string, caller: Caller = OPERATOR) {
-    return deleteFact(this.ctx, id, parseCaller(caller));
+    return deleteFact(this.ctx, id, this.settled(caller));
   }
 
   // Through the plugin hooks (src/plugins): what the CLI, GraphQL and agent tools call. With no plugin
@@ -131,12 +142,12 @@ export class MemoryService {
   /** memory_store with beforeFactStore (may change or refuse the fact) and afterFactStore. */
   storeWithHooks(input: StoreInput, caller: Caller = OPERATOR, source: FactSource = 'tool') {
     if (!this.pluginRuntime) return Promise.resolve(this.memoryStore(input, caller, source));
-    return storeWithHooks(this.ctx, this.pluginRuntime, input, parseCaller(caller), source);
+    return storeWithHooks(this.ctx, this.pluginRuntime, input, this.settled(caller), source);
   }
   /** editFact with beforeFactStore (operation 'edit') and afterFactStore. */
   editWithHooks(input: EditInput, caller: Caller = OPERATOR, source: FactSource = 'cli') {
     if (!this.pluginRuntime) return Promise.resolve(this.editFact(input, caller, source));
-    return editWithHooks(this.ctx, this.pluginRuntime, input, parseCaller(caller), source);
+    return editWithHooks(this.ctx, this.pluginRuntime, input, this.settled(caller), source);
   }
   /**
    * beforeFactStore alone on an edit: the edit to write as the plugins left it, or their veto; writes
@@ -145,102 +156,102 @@ export class MemoryService {
    */
   vetEdit(input: EditInput, caller: Caller = OPERATOR, source: FactSource = 'cli'): Promise<EditInput> {
     if (!this.pluginRuntime) return Promise.resolve(input);
-    return vetEdit(this.ctx, this.pluginRuntime, input, parseCaller(caller), source);
+    return vetEdit(this.ctx, this.pluginRuntime, input, this.settled(caller), source);
   }
   /** afterFactStore for an edit written after `vetEdit` (nothing without plugins). */
   async afterEdit(fact: Fact, caller: Caller = OPERATOR, source: FactSource = 'cli'): Promise<void> {
-    if (this.pluginRuntime?.has('afterFactStore')) await this.pluginRuntime.afterFactStore(fact, { operation: 'edit', source, caller: parseCaller(caller) });
+    if (this.pluginRuntime?.has('afterFactStore')) await this.pluginRuntime.afterFactStore(fact, { operation: 'edit', source, caller: this.settled(caller) });
   }
   /** deleteFact with beforeFactDelete (false vetoes) and afterFactDelete. */
   deleteWithHooks(id: string, caller: Caller = OPERATOR) {
     if (!this.pluginRuntime) return Promise.resolve(this.deleteFact(id, caller));
-    return deleteWithHooks(this.ctx, this.pluginRuntime, id, parseCaller(caller));
+    return deleteWithHooks(this.ctx, this.pluginRuntime, id, this.settled(caller));
   }
 
   pin(id: string, caller: Caller = OPERATOR) {
-    return setPinned(this.ctx, id, true, parseCaller(caller));
+    return setPinned(this.ctx, id, true, this.settled(caller));
   }
   unpin(id: string, caller: Caller = OPERATOR) {
-    return setPinned(this.ctx, id, false, parseCaller(caller));
+    return setPinned(this.ctx, id, false, this.settled(caller));
   }
   changeLinkType(input: { id: string; linkType: string }, caller: Caller = OPERATOR) {
-    return changeLinkType(this.ctx, input, parseCaller(caller));
+    return changeLinkType(this.ctx, input, this.settled(caller));
   }
   cutLink(id: string, caller: Caller = OPERATOR) {
-    return cutLink(this.ctx, id, parseCaller(caller));
+    return cutLink(this.ctx, id, this.settled(caller));
   }
   resolveConflict(input: { id: string; resolution: string }, caller: Caller = OPERATOR) {
-    return resolveConflict(this.ctx, input, parseCaller(caller));
+    return resolveConflict(this.ctx, input, this.settled(caller));
   }
 
   // Vault
   vaultPut(input: VaultPutInput, caller: Caller = OPERATOR) {
-    return vaultPut(this.ctx, input, parseCaller(caller));
+    return vaultPut(this.ctx, input, this.settled(caller));
   }
   vaultList(caller: Caller = OPERATOR) {
-    return vaultList(this.ctx, parseCaller(caller));
+    return vaultList(this.ctx, this.settled(caller));
   }
   vaultRemove(input: { service: string; scope?: Scope['kind']; scopeAgentId?: string; scopeSessionId?: string }, caller: Caller = OPERATOR) {
-    return vaultRemove(this.ctx, input, parseCaller(caller));
+    return vaultRemove(this.ctx, input, this.settled(caller));
   }
 
   // Reads
   getFact(id: string, caller: Caller = OPERATOR) {
-    return getFact(this.ctx, id, parseCaller(caller));
+    return getFact(this.ctx, id, this.settled(caller));
   }
   history(id: string, caller: Caller = OPERATOR) {
-    return factHistory(this.ctx, id, parseCaller(caller));
+    return factHistory(this.ctx, id, this.settled(caller));
   }
   listFacts(filter: FactFilter = {}, caller: Caller = OPERATOR) {
-    return listFacts(this.ctx, filter, parseCaller(caller));
+    return listFacts(this.ctx, filter, this.settled(caller));
   }
   factsAsOf(t: number, caller: Caller = OPERATOR, filter: { category?: Category; entity?: string; limit?: number } = {}) {
-    return factsAsOf(this.ctx, t, parseCaller(caller), filter);
+    return factsAsOf(this.ctx, t, this.settled(caller), filter);
   }
   listLinks(caller: Caller = OPERATOR, options: { factId?: FactId; limit?: number } = {}) {
-    return listLinks(this.ctx, parseCaller(caller), options);
+    return listLinks(this.ctx, this.settled(caller), options);
   }
   /** Unlinked pairs of visible facts with near-identical meaning (needs the semantic layer); see suggest.ts. */
   suggestLinks(caller: Caller = OPERATOR, options: SuggestLinksOptions = {}) {
-    return suggestLinks(this.ctx, this.semantic, parseCaller(caller), options);
+    return suggestLinks(this.ctx, this.semantic, this.settled(caller), options);
   }
   /** Visible facts as nodes (strength now, cluster) and the links among them. */
   graph(filter: GraphFilter = {}, caller: Caller = OPERATOR) {
-    return readGraph(this.ctx, filter, parseCaller(caller));
+    return readGraph(this.ctx, filter, this.settled(caller));
   }
   /** The graph's nodes only: facts with their strength now, same filter. */
   graphNodes(filter: GraphFilter = {}, caller: Caller = OPERATOR) {
-    return readGraph(this.ctx, filter, parseCaller(caller), false).nodes;
+    return readGraph(this.ctx, filter, this.settled(caller), false).nodes;
   }
   /** A fact with its visible neighbours and the links to them. */
   neighbors(id: string, caller: Caller = OPERATOR, limit?: number) {
-    return readNeighbors(this.ctx, id, parseCaller(caller), limit);
+    return readNeighbors(this.ctx, id, this.settled(caller), limit);
   }
   orphans(caller: Caller = OPERATOR, limit?: number) {
-    return orphans(this.ctx, parseCaller(caller), limit);
+    return orphans(this.ctx, this.settled(caller), limit);
   }
   weakLinks(caller: Caller = OPERATOR, limit?: number) {
-    return weakLinks(this.ctx, parseCaller(caller), limit);
+    return weakLinks(this.ctx, this.settled(caller), limit);
   }
   staleFacts(caller: Caller = OPERATOR, limit?: number) {
-    return staleFacts(this.ctx, parseCaller(caller), limit);
+    return staleFacts(this.ctx, this.settled(caller), limit);
   }
   listConflicts(caller: Caller = OPERATOR, status?: ConflictStatus) {
-    return listConflicts(this.ctx, parseCaller(caller), status);
+    return listConflicts(this.ctx, this.settled(caller), status);
   }
   listEpisodes(caller: Caller = OPERATOR, limit?: number) {
-    return listEpisodes(this.ctx, parseCaller(caller), limit);
+    return listEpisodes(this.ctx, this.settled(caller), limit);
   }
   recallHistory(caller: Caller = OPERATOR, options: { limit?: number; since?: number } = {}) {
-    return recallHistory(this.ctx, parseCaller(caller), options);
+    return recallHistory(this.ctx, this.settled(caller), options);
   }
   stats(caller: Caller = OPERATOR) {
-    return stats(this.ctx, parseCaller(caller));
+    return stats(this.ctx, this.settled(caller));
   }
 
   // Transfer (the format is documented in docs/cli.md, "Export format")
   exportData(options: ExportOptions = {}, caller: Caller = OPERATOR) {
-    return exportData(this.ctx, options, parseCaller(caller));
+    return exportData(this.ctx, options, this.settled(caller));
   }
   /** Operator only: imported facts keep the scopes they were exported with. All or nothing per file. */
   importData(doc: unknown, options: ImportOptions = {}) {
@@ -250,7 +261,7 @@ export class MemoryService {
   // Events
   /** Live events filtered for `caller`; pass the last seq seen to resume. */
   subscribe(caller: Caller, listener: (e: MemoryEvent) => void, fromSeq?: number): Subscription {
-    return this.ctx.bus.subscribe(parseCaller(caller), listener, fromSeq);
+    return this.ctx.bus.subscribe(this.settled(caller), listener, fromSeq);
   }
 
   /** A plugin's own event, delivered to subscribers as kind 'plugin' (what context.emit in a plugin calls). */
@@ -303,6 +314,7 @@ export class MemoryService {
     const plugins = this.pluginRuntime;
     this.semantic = null;
     const teardown = (): void => {
+      this.ctx.deferred.close();
       this.ctx.bus.close();
       this.ctx.db.close();
     };
