@@ -203,6 +203,30 @@ describe('schema migrations', () => {
     expect(readFileSync(path, 'utf8')).toBe(junk);
   });
 
+  it("version 6 rebuilds recall_events for the kind 'relevant', keeping every row and index", () => {
+    home = tempHome();
+    const Database = sqliteDriver();
+    const db = new Database(home.config.dbPath);
+    try {
+      migrate(db, MIGRATIONS.filter((m) => m.version <= 5));
+      const insert = db.prepare('INSERT INTO recall_events (id, kind, query, target, owner_role, owner_agent, owner_session, scores, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      insert.run('r1', 'auth_failure', 'db2 credential', 'db2', 'specialist', 'a', 's', '[]', 1);
+      insert.run('r2', 'memory_recall', 'staging', null, 'operator', null, null, '[{"factId":"f1"}]', 2);
+      expect(() => insert.run('r3', 'relevant', 'q', null, 'operator', null, 's', '[]', 3)).toThrow(/CHECK/);
+      expect(migrate(db)).toEqual([6]);
+      expect(db.prepare('SELECT id, kind, target, scores FROM recall_events ORDER BY id').all()).toEqual([
+        { id: 'r1', kind: 'auth_failure', target: 'db2', scores: '[]' },
+        { id: 'r2', kind: 'memory_recall', target: null, scores: '[{"factId":"f1"}]' },
+      ]);
+      insert.run('r3', 'relevant', 'q', null, 'operator', null, 's', '[]', 3);
+      expect(() => insert.run('r4', 'other', 'q', null, 'operator', null, null, '[]', 4)).toThrow(/CHECK/);
+      const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'recall_events' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
+      expect(indexes).toEqual(['recall_events_owner', 'recall_events_session_target', 'recall_events_time']);
+    } finally {
+      db.close();
+    }
+  });
+
   it('reopening an up-to-date database applies nothing', () => {
     home = tempHome();
     const first = openDatabase(home.config.dbPath);

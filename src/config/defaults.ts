@@ -27,6 +27,31 @@ export const DEFAULTS = {
       maxRecallsPerTarget: 1,
       includeVaultHints: true,
     },
+    /** The memories relevant to the prompt, prepended to it (after any auth hint); see docs/auto-memory.md. */
+    relevant: {
+      enabled: true,
+      /** At most this many memories per turn. */
+      limit: 5,
+      /** Memories scoring below this (memory_recall's score, 0-1) are left out. */
+      minScore: 0.35,
+      /**
+       * ...and covering at least this share of the prompt's content words (text, entity or tags), or as
+       * close in meaning as minSimilarity: recall's score is relative to the best match, these are absolute,
+       * so an off-topic prompt gets nothing. Tuned on eval/recall's dev split (npm run eval:relevant).
+       */
+      minCoverage: 0.3,
+      minSimilarity: 0.6,
+      /** The block stops before it would pass this many tokens (~4 characters each). */
+      maxTokens: 800,
+      /** Each memory's text is cut to this many characters. */
+      maxPerMemoryChars: 300,
+      /** full: text with category, entity and date; short: text; minimal: the first 80 characters. Each line keeps its id. */
+      format: 'full' as 'full' | 'short' | 'minimal',
+      /** Prompts shorter than this (after removing injected blocks) inject nothing. */
+      minPromptChars: 4,
+      /** The vector leg's deadline on the turn path; a query embedding not ready by then answers from full text. */
+      vectorDeadlineMs: 8,
+    },
   },
   dashboard: {
     enabled: true,

@@ -37,6 +37,20 @@ export const configSchema = z
             includeVaultHints: z.boolean().default(D.autoRecall.authFailure.includeVaultHints),
           })
           .prefault({}),
+        relevant: z
+          .strictObject({
+            enabled: z.boolean().default(D.autoRecall.relevant.enabled),
+            limit: z.int().min(1).max(50).default(D.autoRecall.relevant.limit),
+            minScore: z.number().min(0).max(1).default(D.autoRecall.relevant.minScore).describe("Memories scoring below this (memory_recall's score, 0-1) are not injected."),
+            minCoverage: z.number().min(0).max(1).default(D.autoRecall.relevant.minCoverage).describe("A memory must cover at least this share of the prompt's content words..."),
+            minSimilarity: z.number().min(-1).max(1).default(D.autoRecall.relevant.minSimilarity).describe('...or be at least this similar in meaning (cosine; needs the vector leg in time).'),
+            maxTokens: z.int().min(50).max(20_000).default(D.autoRecall.relevant.maxTokens).describe('The block stops before it would pass this many tokens (about 4 characters each).'),
+            maxPerMemoryChars: z.int().min(40).max(5_000).default(D.autoRecall.relevant.maxPerMemoryChars),
+            format: z.enum(['full', 'short', 'minimal']).default(D.autoRecall.relevant.format).describe('full: text, category, entity and date; short: text; minimal: its first 80 characters. Every line keeps the memory id.'),
+            minPromptChars: z.int().min(0).max(10_000).default(D.autoRecall.relevant.minPromptChars),
+            vectorDeadlineMs: z.int().min(0).max(10_000).default(D.autoRecall.relevant.vectorDeadlineMs).describe('Deadline of the vector leg on the turn path; later, the memories come from full text alone.'),
+          })
+          .prefault({}),
       })
       .prefault({}),
     dashboard: z

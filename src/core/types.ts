@@ -146,7 +146,7 @@ export interface FactScore extends Partial<RecallWhy> {
   readonly score: number;
 }
 
-export const RECALL_KINDS = ['memory_recall', 'auth_failure'] as const;
+export const RECALL_KINDS = ['memory_recall', 'auth_failure', 'relevant'] as const;
 export type RecallKind = (typeof RECALL_KINDS)[number];
 
 export interface RecallEvent {

@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { MemoryError } from '../core/errors.js';
 import type { ResolvedConfig } from '../config/resolve.js';
 import type { MemoryEvent } from '../core/events.js';
-import type { FactId } from '../core/ids.js';
+import type { FactId, RecallEventId } from '../core/ids.js';
 import { OPERATOR, type Caller, type Category, type ConflictStatus, type Fact, type FactSource, type Scope } from '../core/types.js';
 import { openDatabase } from '../store/db.js';
 import type { FactFilter } from '../store/facts.js';
@@ -20,7 +20,7 @@ import { deleteFact, setPinned } from './lifecycle.js';
 import { changeLinkType, cutLink, memoryLink } from './links.js';
 import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
-import { memoryRecall } from './recall.js';
+import { memoryRecall, recordRecall, type RecallHit } from './recall.js';
 import { orphans, readGraph, readNeighbors, staleFacts, weakLinks, type GraphFilter } from './graph.js';
 import { credentialRecall, underLimit, type CredentialQuery } from './credentials.js';
 import { Semantic, type Embedder, type VectorIndex } from './semantic.js';
@@ -107,9 +107,9 @@ export class MemoryService {
    * Hybrid search that is not a recall (the dashboard's search box): nothing is logged or strengthened.
    * `plugins: false` skips the plugins' search hooks (what a plugin itself searches with).
    */
-  search(input: RecallInput, caller: Caller = OPERATOR, options: { plugins?: boolean } = {}) {
+  search(input: RecallInput, caller: Caller = OPERATOR, options: { plugins?: boolean; vectorDeadlineMs?: number } = {}) {
     const c = parseCaller(caller);
-    const o = { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs, vectorWeight: this.config.search.vectorWeight, record: false };
+    const o = { semantic: this.semantic, vectorDeadlineMs: options.vectorDeadlineMs ?? this.config.search.vectorDeadlineMs, vectorWeight: this.config.search.vectorWeight, record: false };
     if (this.pluginRuntime && options.plugins !== false) return recallWithHooks(this.ctx, this.pluginRuntime, input, c, o, 'search');
     return memoryRecall(this.ctx, input, c, o);
   }
@@ -124,6 +124,15 @@ export class MemoryService {
   /** Whether the caller's session may still get an auth-failure hint for `target` (maxRecallsPerTarget, from recall_events). */
   authHintAllowed(caller: Caller, target: string, limit: number): boolean {
     return underLimit(this.ctx, this.settled(caller), target, limit);
+  }
+  /** The facts already injected into the caller's session by the relevant-memories hook (none without a session). */
+  injectedInSession(caller: Caller): Set<string> {
+    const c = this.settled(caller);
+    return c.sessionId ? this.ctx.recalls.relevantFactIds(c.sessionId) : new Set();
+  }
+  /** Record an injection of relevant memories: a recall event of kind 'relevant' (written after the turn goes on). */
+  recordRelevant(query: string, hits: readonly RecallHit[], caller: Caller): RecallEventId {
+    return recordRecall(this.ctx, parseCaller(caller), 'relevant', query, null, hits, this.ctx.now(), 'later');
   }
   credentialGet(input: { service: string }, caller: Caller = OPERATOR) {
     return credentialGet(this.ctx, input, this.settled(caller));

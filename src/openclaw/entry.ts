@@ -5,8 +5,9 @@
  * `register(api)` synchronously, several times per process (once per plugin generation), with a
  * `registrationMode`: only 'full' runs agents. So `register` only validates the config and registers:
  *
- * - `before_prompt_build`: the auth-failure recall; its hint becomes the turn's `prependContext`. OpenClaw
- *   runs it only with `plugins.entries.hybrid-mem.hooks.allowConversationAccess: true`.
+ * - `before_prompt_build`: the auth-failure recall and the relevant memories; the hint, then the
+ *   `<relevant-memories>` block, become the turn's `prependContext`. OpenClaw runs it only with
+ *   `plugins.entries.hybrid-mem.hooks.allowConversationAccess: true`.
  * - the agent tools memory_store, memory_link, memory_recall, credential_get (the caller is the run's
  *   agent and session; its role comes from `agent.orchestrators`, see runCaller);
  * - `openclaw hybrid-mem dashboard`: prints the running dashboard's URL;
@@ -66,12 +67,15 @@ function register(api: OpenClawPluginApi): void {
     try {
       const m = await open();
       const caller = runCaller(config, ctx);
-      const hint = await m.hook.onTurn({ prompt: event.prompt ?? '', messages: event.messages ?? [], agentId: caller.agentId, sessionId: caller.sessionId, role: gatewayRole(caller.agentId, config.agent.orchestrators) });
-      return hint ? { prependContext: hint } : undefined;
+      const turn = { prompt: event.prompt ?? '', messages: event.messages ?? [], agentId: caller.agentId, sessionId: caller.sessionId, role: gatewayRole(caller.agentId, config.agent.orchestrators) };
+      // Both at once; the auth hint first, then the relevant memories.
+      const parts = await Promise.all([m.hook.onTurn(turn), m.relevant.onTurn(turn)]);
+      const context = parts.filter((p): p is string => p !== null && p !== '').join('\n\n');
+      return context ? { prependContext: context } : undefined;
     } catch (err) {
       // A turn never fails because of memory: no hint, one line in the gateway log.
       const w = toWire(err);
-      api.logger.warn(`${PLUGIN_ID}: no auth-failure recall this turn (${w.code}: ${w.message})`);
+      api.logger.warn(`${PLUGIN_ID}: no memory for this turn (${w.code}: ${w.message})`);
       return undefined;
     }
   });

@@ -1,6 +1,6 @@
 /**
  * What the plugin runs inside the gateway process: the memory service (with this data dir's enabled
- * hybrid-mem plugins), the auth-failure recall hook, the semantic layer (started in the background:
+ * hybrid-mem plugins), the auth-failure recall hook, the relevant-memories hook, the semantic layer (started in the background:
  * recall answers from full text until the model is loaded), and, when the gateway starts it, the
  * dashboard server. Imported lazily by the entry, so a metadata-only registration loads none of it.
  */
@@ -11,6 +11,7 @@ import { startSemanticInBackground } from '../main.js';
 import { MemoryService } from '../memory/service.js';
 import { attachInstalledPlugins } from '../plugins/presence.js';
 import { AuthRecallHook } from '../recall/hook.js';
+import { RelevantRecallHook } from '../recall/relevant.js';
 
 export class GatewayMemory {
   private dashboard: Dashboard | null = null;
@@ -19,6 +20,7 @@ export class GatewayMemory {
   private constructor(
     readonly svc: MemoryService,
     readonly hook: AuthRecallHook,
+    readonly relevant: RelevantRecallHook,
     private readonly config: ResolvedConfig,
     private readonly log: (line: string) => void,
     private readonly semantic: Promise<void>,
@@ -35,7 +37,7 @@ export class GatewayMemory {
     const hook = new AuthRecallHook(svc, config, { log });
     hook.warm().catch((err: unknown) => log(`recall worker did not start: ${toWire(err).message}`));
     const semantic = startSemanticInBackground(svc, config, log);
-    return new GatewayMemory(svc, hook, config, log, semantic);
+    return new GatewayMemory(svc, hook, new RelevantRecallHook(svc, config, { log }), config, log, semantic);
   }
 
   /** Start the dashboard (when dashboard.enabled); resolves with its URL, or null when it is off. */

@@ -39,6 +39,14 @@ export class RecallRepo {
     return row.n;
   }
 
+  /** The facts injected into a session's turns so far (recall events of kind 'relevant'). */
+  relevantFactIds(sessionId: string): Set<string> {
+    const rows = prep(this.db, "SELECT scores FROM recall_events WHERE owner_session = ? AND kind = 'relevant'").pluck().all(sessionId) as string[];
+    const ids = new Set<string>();
+    for (const json of rows) for (const s of JSON.parse(json) as { factId: string }[]) ids.add(s.factId);
+    return ids;
+  }
+
   /** Trim by age (maintenance). */
   trim(before: number): number {
     return prep(this.db, 'DELETE FROM recall_events WHERE created_at < ?').run(before).changes;

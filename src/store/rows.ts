@@ -11,6 +11,7 @@ import {
   END_REASONS,
   FACT_SOURCES,
   LINK_TYPES,
+  RECALL_KINDS,
   SCOPE_KINDS,
   type Conflict,
   type Episode,
@@ -190,7 +191,7 @@ export interface RecallRow {
 export function toRecall(r: RecallRow): RecallEvent {
   return {
     id: r.id as RecallEventId,
-    kind: oneOf(['memory_recall', 'auth_failure'] as const, r.kind, 'recall kind'),
+    kind: oneOf(RECALL_KINDS, r.kind, 'recall kind'),
     query: r.query,
     target: r.target,
     owner: { role: oneOf(CALLER_ROLES, r.owner_role, 'owner role'), agentId: r.owner_agent, sessionId: r.owner_session },

@@ -11,7 +11,7 @@ enum LinkType { RELATED_TO CAUSED_BY PART_OF DEPENDS_ON SUPERSEDES INSTANCE_OF C
 enum ScopeKind { global agent session }
 enum ConflictStatus { unresolved resolved reviewed }
 enum ConflictResolution { keep_new keep_old both_fine }
-enum RecallKind { memory_recall auth_failure }
+enum RecallKind { memory_recall auth_failure relevant }
 enum SearchMode { hybrid fulltext }
 
 type Scope { kind: ScopeKind!, agentId: String, sessionId: String }
