@@ -24,7 +24,7 @@ describe('config', () => {
     expect(c.autoRecall).toEqual({
       enabled: true,
       authFailure: { enabled: true, patterns: null, maxRecallsPerTarget: 1, includeVaultHints: true },
-      relevant: { enabled: true, limit: 5, minScore: 0.35, minCoverage: 0.3, minSimilarity: 0.6, maxTokens: 800, maxPerMemoryChars: 300, format: 'full', minPromptChars: 4, vectorDeadlineMs: 8 },
+      relevant: { enabled: true, limit: 5, minScore: 0.35, minCoverage: 0.3, minSimilarity: 0.6, maxTokens: 800, maxPerMemoryChars: 300, format: 'full', minPromptChars: 4, vectorDeadlineMs: 0 },
     });
     expect(c.dashboard).toEqual({ enabled: true, port: 7700, token: null, server: 'auto', appDir: null });
     expect(c.agent).toEqual({ role: 'specialist', orchestrators: [], id: null, sessionId: null });

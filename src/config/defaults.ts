@@ -49,8 +49,13 @@ export const DEFAULTS = {
       format: 'full' as 'full' | 'short' | 'minimal',
       /** Prompts shorter than this (after removing injected blocks) inject nothing. */
       minPromptChars: 4,
-      /** The vector leg's deadline on the turn path; a query embedding not ready by then answers from full text. */
-      vectorDeadlineMs: 8,
+      /**
+       * The vector leg's deadline on the turn path; a query embedding not ready by then answers from full text.
+       * 0 (the default): full text alone, no embedding started. The offline model embeds a new prompt in
+       * ~15-18 ms on 2 cores, more than the turn's 15 ms budget, so a deadline inside the budget is never
+       * met and only costs its wait and CPU (bench/relevant-recall.bench.ts). 40 lets the vector leg join.
+       */
+      vectorDeadlineMs: 0,
     },
   },
   dashboard: {

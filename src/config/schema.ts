@@ -48,7 +48,7 @@ export const configSchema = z
             maxPerMemoryChars: z.int().min(40).max(5_000).default(D.autoRecall.relevant.maxPerMemoryChars),
             format: z.enum(['full', 'short', 'minimal']).default(D.autoRecall.relevant.format).describe('full: text, category, entity and date; short: text; minimal: its first 80 characters. Every line keeps the memory id.'),
             minPromptChars: z.int().min(0).max(10_000).default(D.autoRecall.relevant.minPromptChars),
-            vectorDeadlineMs: z.int().min(0).max(10_000).default(D.autoRecall.relevant.vectorDeadlineMs).describe('Deadline of the vector leg on the turn path; later, the memories come from full text alone.'),
+            vectorDeadlineMs: z.int().min(0).max(10_000).default(D.autoRecall.relevant.vectorDeadlineMs).describe('Deadline of the vector leg on the turn path (0: full text alone, no query embedding); later, the memories come from full text alone.'),
           })
           .prefault({}),
       })

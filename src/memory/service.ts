@@ -105,11 +105,14 @@ export class MemoryService {
   }
   /**
    * Hybrid search that is not a recall (the dashboard's search box): nothing is logged or strengthened.
-   * `plugins: false` skips the plugins' search hooks (what a plugin itself searches with).
+   * `plugins: false` skips the plugins' search hooks (what a plugin itself searches with);
+   * `vectorDeadlineMs` replaces search.vectorDeadlineMs (0: full text alone, no query embedding).
    */
   search(input: RecallInput, caller: Caller = OPERATOR, options: { plugins?: boolean; vectorDeadlineMs?: number } = {}) {
     const c = parseCaller(caller);
-    const o = { semantic: this.semantic, vectorDeadlineMs: options.vectorDeadlineMs ?? this.config.search.vectorDeadlineMs, vectorWeight: this.config.search.vectorWeight, record: false };
+    // A deadline of 0: full text alone, with no query embedding started.
+    const semantic = options.vectorDeadlineMs === 0 ? null : this.semantic;
+    const o = { semantic, vectorDeadlineMs: options.vectorDeadlineMs ?? this.config.search.vectorDeadlineMs, vectorWeight: this.config.search.vectorWeight, record: false };
     if (this.pluginRuntime && options.plugins !== false) return recallWithHooks(this.ctx, this.pluginRuntime, input, c, o, 'search');
     return memoryRecall(this.ctx, input, c, o);
   }
