@@ -178,13 +178,23 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
     expect(prompt).toContain('It did not work, try another way');
   }, 480_000);
 
-  it('a turn without a failure gets no hint', async () => {
+  it('a turn without a failure gets no hint, and gets the memories relevant to its prompt (autoRecall.relevant)', async () => {
     const before = mock.requests.length;
     const r = await oc(['agent', '--agent', 'main', '--session-id', 'quiet-turn', '-m', 'Summarise the release checklist please', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const prompt = lastUserTexts(mock.requests[before] as (typeof mock.requests)[number]).join('\n');
     expect(prompt).toContain('Summarise the release checklist please');
     expect(prompt).not.toContain('Memory has credentials');
+    const block = /<relevant-memories>\n[\s\S]*?\n<\/relevant-memories>/.exec(prompt)?.[0] ?? '';
+    expect(block).toMatch(/^- \[[^\]]+\] The release checklist lives in docs\/release\.md \(fact, /m);
+    expect(prompt.indexOf('<relevant-memories>')).toBeLessThan(prompt.indexOf('Summarise the release checklist please'));
+    // Recorded as a recall of kind 'relevant' for the session OpenClaw named.
+    const svc = MemoryService.open({ config: memoryConfig, env: {} });
+    try {
+      expect(svc.recallHistory(undefined, { limit: 10 }).find((e) => e.kind === 'relevant')).toMatchObject({ query: expect.stringContaining('Summarise the release checklist please') });
+    } finally {
+      await svc.close();
+    }
   }, 240_000);
 
   it('the model calls our agent tools inside the gateway: memory_store, then memory_recall finds it', async () => {
