@@ -58,6 +58,18 @@ export const DEFAULTS = {
       vectorDeadlineMs: 0,
     },
   },
+  /** Facts captured from the user's words after each agent turn, offline (src/core/capture.ts; docs/auto-memory.md). */
+  autoCapture: {
+    enabled: true,
+    /** Only the first this many characters of each user message are read. */
+    maxChars: 5000,
+    /** Facts the rules are less sure of than this are not kept (rules: 0.7 to 0.95). */
+    minConfidence: 0.7,
+    /** Where captured facts live: the caller's agent, its session, or everyone (global without an id). */
+    scope: 'agent' as 'agent' | 'session' | 'global',
+    /** Only these categories are kept; null = every category. */
+    categories: null as string[] | null,
+  },
   dashboard: {
     enabled: true,
     port: 7700,

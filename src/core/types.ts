@@ -29,7 +29,7 @@ export const VAULT_TYPES = ['password', 'token', 'api_key', 'ssh_key', 'certific
 export type VaultType = (typeof VAULT_TYPES)[number];
 
 /** Where a fact version came from; `collab`: an accepted collaboration suggestion. */
-export const FACT_SOURCES = ['tool', 'cli', 'import', 'graphql', 'plugin', 'system', 'collab'] as const;
+export const FACT_SOURCES = ['tool', 'cli', 'import', 'graphql', 'plugin', 'system', 'collab', 'auto-capture'] as const;
 export type FactSource = (typeof FACT_SOURCES)[number];
 
 /** Where a fact is visible. `agentId` is set for agent scope, `sessionId` (and the writing agent) for session scope. */

@@ -1,5 +1,5 @@
 /**
- * The agent tools (spec: memory_store, memory_link, memory_recall, credential_get) as one transport-free
+ * The agent tools (spec: memory_store, memory_link, memory_recall, credential_get; and memory_capture) as one transport-free
  * table: a name, a description for the model, a JSON Schema of the input (generated from the same zod
  * schema that validates it), and a call that answers with a short text for the model plus the data.
  * The MCP server (src/mcp) and the OpenClaw plugin (src/openclaw) both serve this table, so an agent
@@ -12,10 +12,10 @@ import { z } from 'zod';
 import { toWire, type WireError } from '../core/errors.js';
 import { oneLine } from '../core/text.js';
 import type { Caller, Fact, Link } from '../core/types.js';
-import { credentialGetSchema, linkSchema, parse, recallSchema, storeSchema } from './inputs.js';
+import { captureSchema, credentialGetSchema, linkSchema, parse, recallSchema, storeSchema } from './inputs.js';
 import type { MemoryService } from './service.js';
 
-export const AGENT_TOOL_NAMES = ['memory_store', 'memory_link', 'memory_recall', 'credential_get'] as const;
+export const AGENT_TOOL_NAMES = ['memory_store', 'memory_link', 'memory_recall', 'memory_capture', 'credential_get'] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
 
 /** A JSON Schema object (draft 2020-12), as MCP's `inputSchema` and OpenClaw's tool `parameters` take it. */
@@ -139,6 +139,26 @@ const TOOLS: readonly ToolImpl[] = [
       return {
         text: lines.join('\n'),
         data: { mode: r.mode, degraded: r.degraded, recallId: r.recallId, results: r.results.map((h) => ({ score: h.score, fact: toolFact(h.fact) })) },
+      };
+    },
+  },
+  {
+    name: 'memory_capture',
+    title: 'Capture memories from a conversation',
+    description:
+      "Read a conversation and keep what the user said that is worth remembering (explicit requests, preferences, decisions, facts about named things, corrections), offline, by rules. Facts memory already has are strengthened, a correction replaces the fact it corrects, and secret values are never kept. Only the user's messages are read. dryRun reports without writing.",
+    inputSchema: toolInputSchema(captureSchema),
+    writes: true,
+    async run(svc, caller, args) {
+      const i = parse(captureSchema, args, 'memory_capture');
+      const r = svc.capture(i.transcript, caller, { dryRun: i.dryRun });
+      const kept = r.filter((d) => d.action !== 'skipped');
+      const lines = kept.length
+        ? kept.map((d) => `${d.action}${i.dryRun ? ' (dry run)' : ''}: [${d.found.rule}] ${oneLine(d.found.text, 200, '…')}${d.fact ? ` (${d.fact.id})` : ''}${d.replaces ? `, replacing ${d.replaces.id}` : ''}`)
+        : ['Nothing worth keeping was found.'];
+      return {
+        text: lines.join('\n'),
+        data: { dryRun: i.dryRun, decisions: r.map((d) => ({ action: d.action, rule: d.found.rule, text: d.found.text, category: d.found.category, factId: d.fact?.id ?? null, replaces: d.replaces?.id ?? null, reason: d.reason })) },
       };
     },
   },

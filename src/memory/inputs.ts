@@ -78,6 +78,16 @@ export const recallSchema = z.strictObject({
 });
 export type RecallInput = z.input<typeof recallSchema>;
 
+export const captureSchema = z.strictObject({
+  transcript: z
+    .array(z.strictObject({ role: z.string().min(1).max(40).describe('user, assistant or tool: only user messages are read.'), content: z.string().max(100_000) }))
+    .min(1)
+    .max(500)
+    .describe('The conversation, oldest first: [{role, content}].'),
+  dryRun: z.boolean().default(false).describe('Report what would be kept; write nothing.'),
+});
+export type CaptureInput = z.input<typeof captureSchema>;
+
 export const credentialGetSchema = z.strictObject({ service: name(LIMITS.entityMax).describe('The service the credential is for, as a hint names it.') });
 
 export const vaultPutSchema = z.strictObject({

@@ -21,6 +21,8 @@ import { changeLinkType, cutLink, memoryLink } from './links.js';
 import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
 import { memoryRecall, recordRecall, type RecallHit } from './recall.js';
+import { captureConversation, type CaptureDecision } from './capture.js';
+import type { CaptureTurn } from '../core/capture.js';
 import { orphans, readGraph, readNeighbors, staleFacts, weakLinks, type GraphFilter } from './graph.js';
 import { credentialRecall, underLimit, type CredentialQuery } from './credentials.js';
 import { Semantic, type Embedder, type VectorIndex } from './semantic.js';
@@ -139,6 +141,17 @@ export class MemoryService {
   }
   credentialGet(input: { service: string }, caller: Caller = OPERATOR) {
     return credentialGet(this.ctx, input, this.settled(caller));
+  }
+
+  /**
+   * Auto-capture: the facts worth keeping from a conversation's user turns (config autoCapture), stored,
+   * strengthened when memory already has them, or replacing the fact a correction corrects; one transaction.
+   * `dryRun` decides and writes nothing.
+   */
+  capture(turns: readonly CaptureTurn[], caller: Caller = OPERATOR, options: { dryRun?: boolean } = {}): CaptureDecision[] {
+    const a = this.config.autoCapture;
+    const cats = a.categories as readonly Category[] | null;
+    return captureConversation(this.ctx, turns, this.settled(caller), { maxChars: a.maxChars, minConfidence: a.minConfidence, categories: cats, scope: a.scope, dryRun: options.dryRun === true });
   }
 
   // Curation

@@ -8,7 +8,8 @@
  * - `before_prompt_build`: the auth-failure recall and the relevant memories; the hint, then the
  *   `<relevant-memories>` block, become the turn's `prependContext`. OpenClaw runs it only with
  *   `plugins.entries.hybrid-mem.hooks.allowConversationAccess: true`.
- * - the agent tools memory_store, memory_link, memory_recall, credential_get (the caller is the run's
+ * - `agent_end` (when autoCapture.enabled): the user's words of the turn go through auto-capture;
+ * - the agent tools memory_store, memory_link, memory_recall, memory_capture, credential_get (the caller is the run's
  *   agent and session; its role comes from `agent.orchestrators`, see runCaller);
  * - `openclaw hybrid-mem dashboard`: prints the running dashboard's URL;
  * - a service: the gateway starts it (memory service, then the dashboard when dashboard.enabled) and stops
@@ -25,6 +26,7 @@ import { gatewayRole } from '../core/scope.js';
 import type { Caller } from '../core/types.js';
 import { AGENT_TOOLS, callAgentTool, type AgentTool } from '../memory/agent-tools.js';
 import { parseCaller } from '../memory/inputs.js';
+import { messageText } from '../recall/turn.js';
 import type { GatewayMemory } from './runtime.js';
 import type { OpenClawPluginApi, OpenClawTool, RunContext } from './types.js';
 
@@ -39,6 +41,18 @@ const DESCRIPTION = 'Durable local memory: hybrid recall, credential hints on au
 export function runCaller(config: ResolvedConfig, ctx: RunContext): Caller {
   const agentId = ctx.agentId || config.agent.id;
   return parseCaller({ role: gatewayRole(agentId, config.agent.orchestrators), agentId, sessionId: ctx.sessionId || ctx.sessionKey || config.agent.sessionId });
+}
+
+/** The user messages of the run's last turn: the newest run of user messages, read back from the end. */
+export function thisTurnsUserMessages(messages: readonly unknown[]): { role: string; content: string }[] {
+  const out: { role: string; content: string }[] = [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as { role?: unknown } | null;
+    const role = typeof m === 'object' && m !== null ? String(m.role ?? '') : '';
+    if (role === 'user') out.unshift({ role: 'user', content: messageText(m) });
+    else if (out.length > 0) break;
+  }
+  return out.filter((t) => t.content !== '');
 }
 
 /**
@@ -79,6 +93,23 @@ function register(api: OpenClawPluginApi): void {
       return undefined;
     }
   });
+
+  // Auto-capture at the end of each run: what the user said this turn (never tool output, never the
+  // memory block we prepended), kept as the run's agent and session.
+  if (config.autoCapture.enabled) {
+    api.on('agent_end', async (event, ctx) => {
+      try {
+        const turns = thisTurnsUserMessages(event.messages ?? []);
+        if (turns.length === 0) return;
+        const decisions = (await open()).svc.capture(turns, runCaller(config, ctx));
+        const kept = decisions.filter((d) => d.action !== 'skipped').length;
+        if (kept > 0) log(`auto-capture: ${kept} fact(s) kept (${decisions.map((d) => d.action).join(', ')})`);
+      } catch (err) {
+        const w = toWire(err);
+        api.logger.warn(`${PLUGIN_ID}: nothing captured this turn (${w.code}: ${w.message})`);
+      }
+    });
+  }
 
   const toolFor = (tool: AgentTool, ctx: RunContext): OpenClawTool => ({
     name: tool.name,

@@ -16,6 +16,12 @@ export interface PromptBuildEvent {
   readonly messages?: unknown[];
 }
 
+/** `agent_end`'s event: the run's messages (history, this turn's prompt, the agent's replies and tools). */
+export interface AgentEndEvent {
+  readonly messages?: unknown[];
+  readonly success?: boolean;
+}
+
 /** What hooks and tool factories learn about the run (all optional: a CLI run leaves some out). */
 export interface RunContext {
   readonly agentId?: string;
@@ -63,6 +69,7 @@ export interface OpenClawPluginApi {
   readonly pluginConfig?: unknown;
   readonly logger: OpenClawLogger;
   on(hook: 'before_prompt_build', handler: (event: PromptBuildEvent, ctx: RunContext) => Promise<PromptBuildResult | undefined>): void;
+  on(hook: 'agent_end', handler: (event: AgentEndEvent, ctx: RunContext) => Promise<void>): void;
   registerTool(factory: (ctx: RunContext) => OpenClawTool, options: { readonly name: string }): void;
   registerCli(register: (ctx: { readonly program: CliCommand }) => void, options: { readonly descriptors: readonly { name: string; description: string; hasSubcommands: boolean }[] }): void;
   registerService(service: OpenClawService): void;

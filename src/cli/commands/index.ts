@@ -8,6 +8,7 @@ import { linkCommand, linkTypeCommand, unlinkCommand } from './links.js';
 import { dashboardCommand, serveCommand } from './serve.js';
 import { reindexCommand } from './semantic.js';
 import { authRecallCheckCommand } from './auth-recall.js';
+import { captureCommand } from './capture.js';
 import { maintenanceCommand, statsCommand } from './status.js';
 import { recallCommand, storeCommand } from './store.js';
 import { exportCommand, importCommand } from './transfer.js';
@@ -39,6 +40,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   maintenanceCommand,
   reindexCommand,
   authRecallCheckCommand,
+  captureCommand,
   serveCommand,
   dashboardCommand,
   mcpCommand,

@@ -1,0 +1,185 @@
+/**
+ * Auto-capture rules (issue 19): what is worth keeping from a conversation, without an LLM. Only the
+ * user's own words are read (never tool output, never the assistant's, never an injected memory block);
+ * each sentence is tested against the rules below in order, and the first that fires sets the fact's
+ * category, importance, decay class and confidence. Pure functions: the service (src/memory/capture.ts)
+ * dedupes, supersedes and stores. The table with examples is docs/auto-memory.md.
+ *
+ *   rule        fires on                                              category    importance  decay     conf.
+ *   explicit    "remember (that)", "note:", "don't forget", "fyi"     by content  0.8         stable    0.95
+ *   correction  "actually", "correction:", "scratch that", "no        by content  0.7         stable    0.85
+ *               longer", "not ... anymore", "we switched to"
+ *   decision    "we decided", "we're going with", "let's go with",   decision    0.7         stable    0.85
+ *               "from now on", "going forward", "we'll use"
+ *   preference  "I prefer / like / love / hate / can't stand",        preference  0.6         stable    0.8
+ *               "I always / never", "please always", "I'm a X person"
+ *   named-fact  "<my|our|the> X is|runs on|lives in|listens on Y"     technical   0.5         stable    0.7
+ *               with a named thing (host, path, version, Name)        or fact
+ *
+ * Not captured: questions, requests to the assistant ("can you ..."), hedges ("maybe", "I think we
+ * might", "not sure"), hypotheticals ("if we ...", "what if"), sarcasm ("/s"). A secret-looking value is
+ * never kept: the fact keeps the sentence with the value replaced ("the prod db password is [not stored:
+ * ask the user]"), so memory knows a credential exists without holding it.
+ */
+import { redactSecrets, REDACTED } from './auth/redact.js';
+import { stripInjected } from './relevant-block.js';
+import type { Category, DecayClass } from './types.js';
+
+export const CAPTURE_RULES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
+export type CaptureRule = (typeof CAPTURE_RULES)[number];
+
+export interface CaptureTurn {
+  readonly role: string;
+  readonly content: string;
+}
+
+export interface CapturedFact {
+  readonly rule: CaptureRule;
+  readonly text: string;
+  readonly category: Category;
+  readonly entity: string | null;
+  readonly tags: readonly string[];
+  readonly importance: number;
+  readonly decayClass: DecayClass;
+  readonly confidence: number;
+  /** A correction: the words of the thing it corrects, to find the fact it replaces. */
+  readonly corrects: boolean;
+  /** True when a secret-looking value was taken out of the sentence. */
+  readonly redacted: boolean;
+}
+
+const NOT_STORED = '[not stored: ask the user]';
+const MIN_CHARS = 8;
+const MAX_FACT_CHARS = 500;
+
+const RULES: readonly { rule: CaptureRule; re: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
+  { rule: 'explicit', re: /^(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
+  { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear)\b\s*[:,-]?\s*|\b(?:no longer|not [\w\s.-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
+  { rule: 'decision', re: /\b(?:we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|we(?:'re| are) dropping|we dropped|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
+  { rule: 'preference', re: /\b(?:i|we) (?:really |much |strongly |generally |usually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|can'?t stand|cannot stand|always|never|want you to|don'?t want|do not want|don'?t like|don'?t eat|don'?t drink|avoid)\b|\bi'?m (?:vegetarian|vegan|allergic to|lactose|not a fan of|a big fan of|into)\b|\b(?:works|work) best for me\b|\bi'?d like (?:you to|it|them|answers|replies)\b|\bi'?m (?:a|an) [\w-]+ (?:person|guy|girl|fan|user)\b|\bplease (?:always|never|don'?t|do not)\b|^(?:always|never) (?:use|answer|write|suggest|reply|respond|call|format|add|put)\b|\bmy (?:favou?rite|preferred) \w+|\bi'?d (?:rather|prefer)\b|^(?:can you |could you |please )?(?:stop|quit) (?:with |using |adding |sending |\w+ing\b)|^(?:please )?(?:don'?t|do not) (?:book|schedule|suggest|use|send|call|add|put|open|ping|message|write|format|answer|reply)\b/i, category: 'preference', importance: 0.6, decay: 'stable', confidence: 0.8 },
+  { rule: 'named-fact', re: /^(?:i'?m|i am) (?:[A-Z][\p{L}-]+|on [\w/ -]{2,30} time|based in \S+|from \S+)|^i (?:work|live|run|lead|manage|own) (?:at|for|as|in|on)?\s*\S+|^we (?:use|run|deploy|host) [\w.-]+ (?:for|on|in|as) /iu, category: null, importance: 0.5, decay: 'stable', confidence: 0.75 },
+];
+
+/** "<subject> is|runs on|... <value>" about a named thing. */
+const NAMED = /^(?:(?:my|our|the|his|her|their)\s+)?([\w][\w .'/-]{1,60}?)\s+(?:is|are|was|runs on|run on|lives (?:in|on|at)|listens on|is hosted on|is on|are on|sits on|points to|resolves to|uses|use|takes over|does|handles|owns|leads|covers|works (?:at|for|on)|is based in|is deployed (?:to|on)|is hosted (?:at|by)|is called|is named|belongs to|=)\s+(.{2,})$/i;
+/** A value or subject that names something: a host, IP, port, path, version, e-mail, a capitalised Name. */
+const NAMED_THING = /\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
+/** Sentences that state nothing: questions, requests, hedges, hypotheticals, sarcasm. */
+const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|pls|please (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s)\b/i;
+/** Words that open a sentence without meaning ("ok so", "also", "btw"). */
+const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no|nice|great|cool|thanks|alright|but|then)\b[\s,.!:-]*)+/i;
+/** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
+const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i;
+/** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
+const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|the|he|she|they)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)/u;
+/** A clause that is only an opener ("note", "sorry", "update"): it belongs to the clause after it. */
+const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|quick (?:note|update)|some context|context)[\s,.:-]*$/i;
+/** "can you stop ..." is a request that states a preference. */
+const STOP_REQUEST = /^(?:can you |could you |please )?(?:stop|quit)\b/i;
+
+/** The user's sentences: injected blocks removed, split at sentence ends and line breaks. */
+export function userSentences(text: string, maxChars: number): string[] {
+  const own = stripInjected(text.slice(0, maxChars)).replace(/```[\s\S]*?```/g, ' ');
+  const out: string[] = [];
+  for (const line of own.split(/\n+/)) {
+    // A sentence ends at . ! ? ; followed by a space (so "db2.internal", "v1.2" and "e.g." stay whole).
+    const pieces = line.split(/(?<=[.!?;])\s+(?=[A-Za-z"'])|\s+-{1,2}\s+/).flatMap((x) => x.split(CLAUSE));
+    // An opener cut off by a colon or comma ("note: ...", "sorry, I meant ...") goes back on its clause.
+    const sentences: string[] = [];
+    for (const p of pieces) {
+      const prev = sentences[sentences.length - 1];
+      if (prev !== undefined && OPENER.test(prev.trim())) sentences[sentences.length - 1] = `${prev.trim()} ${p}`;
+      else sentences.push(p);
+    }
+    for (const sentence of sentences) {
+      const s = sentence.trim();
+      if (s.length < MIN_CHARS) continue;
+      // A sentence that leans on the one before ("its not on db1 anymore") is read with it.
+      if (LEANS.test(s.replace(FILLER, '')) && out.length > 0) out[out.length - 1] = `${out[out.length - 1]} ${s}`;
+      else out.push(s);
+    }
+  }
+  return out;
+}
+
+function category(text: string, fallback: Category | null): Category {
+  if (fallback) return fallback;
+  if (RULES[3]?.re.test(text)) return 'preference';
+  if (RULES[2]?.re.test(text)) return 'decision';
+  return NAMED_THING.test(text) && /\b(?:host|server|port|db|database|cluster|ip|url|repo|branch|deploy|ci|vpn|dns|ssh|api|node|vm|bucket|queue|service)\b/i.test(text) ? 'technical' : 'fact';
+}
+
+function slug(s: string): string | null {
+  const t = s.toLowerCase().replace(/^(?:the|my|our|a|an)\s+/, '').replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '');
+  return t.length >= 2 && t.length <= 60 ? t : null;
+}
+
+/** The sentence as a fact: filler off, capitalised, secrets replaced (and reported), bounded. */
+function factText(sentence: string): { text: string; redacted: boolean } {
+  const trimmed = sentence.replace(FILLER, '').trim();
+  const safe = redactSecrets(trimmed).split(REDACTED).join(NOT_STORED);
+  const text = safe.charAt(0).toUpperCase() + safe.slice(1);
+  return { text: text.length > MAX_FACT_CHARS ? `${text.slice(0, MAX_FACT_CHARS - 1)}…` : text, redacted: safe !== trimmed };
+}
+
+/** The first rule that fires on one sentence, as a fact, or null. */
+export function captureSentence(sentence: string): CapturedFact | null {
+  const body = sentence.replace(FILLER, '').trim();
+  if (body.length < MIN_CHARS || (NOT_A_STATEMENT.test(body) && !STOP_REQUEST.test(body))) return null;
+  for (const r of RULES) {
+    const m = r.re.exec(body);
+    if (!m) continue;
+    // The explicit and correction openers are dropped: "remember that X" keeps X.
+    const rest = (r.rule === 'explicit' || r.rule === 'correction') && m.index === 0 ? body.slice(m[0].length) : body;
+    if (rest.trim().length < 3) return null;
+    const { text, redacted } = factText(rest);
+    const subject = NAMED.exec(rest.replace(FILLER, ''));
+    return {
+      rule: r.rule,
+      text,
+      category: category(rest, r.category),
+      entity: subject?.[1] && NAMED_THING.test(subject[1]) ? slug(subject[1]) : null,
+      tags: ['auto-capture', r.rule],
+      importance: r.importance,
+      decayClass: /\b(?:today|tonight|this (?:week|month|sprint)|tomorrow|until)\b/i.test(rest) ? 'episodic' : r.decay,
+      confidence: r.confidence,
+      corrects: r.rule === 'correction',
+      redacted,
+    };
+  }
+  const named = NAMED.exec(body);
+  if (named && named[1] && named[2] && (NAMED_THING.test(named[1]) || NAMED_THING.test(named[2])) && !/^(?:it|this|that|there|here|he|she|they|which|what)$/i.test(named[1].trim())) {
+    const { text, redacted } = factText(body);
+    return {
+      rule: 'named-fact',
+      text,
+      category: category(body, null),
+      entity: slug(named[1]),
+      tags: ['auto-capture', 'named-fact'],
+      importance: 0.5,
+      decayClass: /\b(?:today|tonight|this (?:week|month|sprint)|tomorrow|until)\b/i.test(body) ? 'volatile' : 'stable',
+      confidence: 0.7,
+      corrects: false,
+      redacted,
+    };
+  }
+  return null;
+}
+
+/** Every fact the rules find in a conversation's user turns, in order, without repeats. */
+export function captureFacts(turns: readonly CaptureTurn[], options: { maxChars: number }): CapturedFact[] {
+  const out: CapturedFact[] = [];
+  const seen = new Set<string>();
+  for (const t of turns) {
+    if (!/^(?:user|human|prompt)$/i.test(t.role)) continue;
+    for (const s of userSentences(t.content, options.maxChars)) {
+      const f = captureSentence(s);
+      if (!f) continue;
+      const key = f.text.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(f);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+/**
+ * Auto-capture into the store (issue 19): the rules of src/core/capture.ts find the facts in a
+ * conversation's user turns; here each one is kept as a new fact (source `auto-capture`), or, when a current
+ * fact already says nearly the same about the same entity, that fact is strengthened instead of stored
+ * again; a correction replaces the current fact it corrects (a new version, not a conflict). All of one
+ * conversation is one transaction. `dryRun` decides everything and writes nothing.
+ */
+import { captureFacts, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { contentStems } from '../core/relevant-block.js';
+import { visibility } from '../core/scope.js';
+import { strength } from '../core/strength.js';
+import { parseQuery } from '../core/text.js';
+import type { Caller, Category, Fact, ScopeKind } from '../core/types.js';
+import type { Ctx } from './context.js';
+import { storeFact } from './write.js';
+
+export interface CaptureOptions {
+  readonly maxChars: number;
+  readonly minConfidence: number;
+  /** Only facts of these categories are kept (null: every category). */
+  readonly categories: readonly Category[] | null;
+  /** Where captured facts live: the caller's agent, its session, or everyone (falls back to global without an id). */
+  readonly scope: ScopeKind;
+  readonly dryRun?: boolean;
+}
+
+export type CaptureAction = 'stored' | 'strengthened' | 'superseded' | 'skipped';
+
+export interface CaptureDecision {
+  readonly action: CaptureAction;
+  readonly found: CapturedFact;
+  /** The fact stored or strengthened (null for a skipped one, and for any in a dry run that would be stored). */
+  readonly fact: Fact | null;
+  /** A correction: the fact it replaced (or would replace). */
+  readonly replaces: Fact | null;
+  /** Why a fact was skipped. */
+  readonly reason: string | null;
+}
+
+/** Word overlap (Jaccard of content stems) at which a current fact says the same thing. */
+export const SAME_FACT = 0.8;
+/** A correction replaces the current fact that shares at least this share of its content words. */
+export const CORRECTS = 0.25;
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  for (const x of a) if (b.has(x)) n++;
+  const union = a.size + b.size - n;
+  return union === 0 ? 0 : n / union;
+}
+
+function sameEntity(a: string | null, b: string | null): boolean {
+  return a === null || b === null || a.toLowerCase() === b.toLowerCase();
+}
+
+/** The current facts the caller sees that share words with `text`, best first. */
+function neighbours(ctx: Ctx, text: string, caller: Caller): Fact[] {
+  const parts = parseQuery(text);
+  return parts.length === 0 ? [] : ctx.fts.search(parts, visibility(caller), { limit: 8 }).map((h) => h.fact);
+}
+
+function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision {
+  const skip = (reason: string): CaptureDecision => ({ action: 'skipped', found, fact: null, replaces: null, reason });
+  if (found.confidence < o.minConfidence) return skip(`confidence ${found.confidence} is below autoCapture.minConfidence`);
+  if (o.categories && !o.categories.includes(found.category)) return skip(`category ${found.category} is not in autoCapture.categories`);
+  const stems = contentStems(found.text);
+  const near = neighbours(ctx, found.text, caller);
+  const same = near.find((f) => sameEntity(f.entity, found.entity) && jaccard(stems, contentStems(f.text)) >= SAME_FACT);
+  const now = ctx.now();
+  if (same) {
+    if (!o.dryRun) {
+      ctx.facts.markRecalled([same.id], now);
+      const fresh = ctx.facts.get(same.id);
+      if (fresh) ctx.facts.setStrength(fresh.id, strength(fresh, now));
+    }
+    return { action: 'strengthened', found, fact: same, replaces: null, reason: null };
+  }
+  const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && overlap(stems, contentStems(f.text)) >= CORRECTS) ?? null) : null;
+  if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
+  const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
+  const r = storeFact(
+    ctx,
+    {
+      text: found.text,
+      category: found.category,
+      entity: replaces?.entity ?? found.entity,
+      tags: [...found.tags],
+      importance: found.importance,
+      confidence: found.confidence,
+      decayClass: found.decayClass,
+      scope,
+      ...(replaces ? { supersedes: replaces.id } : {}),
+    },
+    caller,
+    'auto-capture',
+  );
+  if (!r.created) return { action: 'strengthened', found, fact: r.fact, replaces: null, reason: null };
+  return { action: replaces ? 'superseded' : 'stored', found, fact: r.fact, replaces, reason: null };
+}
+
+/** Share of the correction's content words that the old fact holds. */
+function overlap(of: ReadonlySet<string>, other: ReadonlySet<string>): number {
+  if (of.size === 0) return 0;
+  let n = 0;
+  for (const x of of) if (other.has(x)) n++;
+  return n / of.size;
+}
+
+/** Capture a conversation: every fact the rules find, decided and (unless dryRun) written in one transaction. */
+export function captureConversation(ctx: Ctx, turns: readonly CaptureTurn[], caller: Caller, o: CaptureOptions): CaptureDecision[] {
+  const found = captureFacts(turns, { maxChars: o.maxChars });
+  if (found.length === 0) return [];
+  if (o.dryRun) return found.map((f) => decide(ctx, f, caller, o));
+  return ctx.tx('auto-capture', () => found.map((f) => decide(ctx, f, caller, o)));
+}
