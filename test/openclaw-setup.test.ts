@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.js';
+import { AGENT_TOOL_NAMES } from '../src/memory/agent-tools.js';
 import { MemoryService } from '../src/memory/service.js';
 import { lastUserTexts, openclawModelConfig, startMockModel, type MockModel } from './support/mock-model.js';
 import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, openclawEnv, supported } from './support/runtimes.js';
@@ -79,7 +80,7 @@ describe.skipIf(!supported)('OpenClaw: the documented set-up, then 30 one-shot t
       expect({ line, status: r.status, signal: r.signal }, `${r.stdout}\n${r.stderr}`.slice(-3000)).toEqual({ line, status: 0, signal: null });
       if (line.startsWith('openclaw plugins inspect')) {
         expect(r.stdout).toContain('before_prompt_build');
-        for (const tool of ['memory_store', 'memory_link', 'memory_recall', 'credential_get']) expect(r.stdout).toContain(tool);
+        for (const tool of AGENT_TOOL_NAMES) expect(r.stdout).toContain(tool);
       }
     }
     const config = JSON.parse(readFileSync(join(dir, 'openclaw.json'), 'utf8')) as { gateway: { mode: string }; plugins: { load: { paths: string[] }; entries: Record<string, { enabled: boolean; hooks: object; config: object }> } };

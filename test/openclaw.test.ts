@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type ResolvedConfig } from '../src/config/resolve.js';
+import { AGENT_TOOL_NAMES } from '../src/memory/agent-tools.js';
 import { MemoryService } from '../src/memory/service.js';
 import { lastUserTexts, messageText, openclawModelConfig, startMockModel, type MockModel } from './support/mock-model.js';
 import { INSTALL_TIMEOUT_MS, ROOT, ensureBuilt, nodeBinary, openclawDir, openclawEnv, supported } from './support/runtimes.js';
@@ -97,15 +98,15 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('loads through OpenClaw\'s loader with its hook, the four agent tools and the CLI command', async () => {
+  it('loads through OpenClaw\'s loader with its hooks, the agent tools and the CLI command', async () => {
     const r = await oc(['plugins', 'inspect', 'hybrid-mem', '--runtime', '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trimStart().startsWith('{'), `stdout: ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(-1500)}`).toBe(true);
     const info = JSON.parse(r.stdout) as { plugin: { status: string; toolNames: string[]; source: string }; typedHooks: { name: string }[]; cliCommands: string[]; services: unknown[] };
     expect(info.plugin.status).toBe('loaded');
     expect(info.plugin.source).toBe(join(ROOT, 'openclaw/index.js'));
-    expect(info.plugin.toolNames).toEqual(['memory_store', 'memory_link', 'memory_recall', 'credential_get']);
-    expect(info.typedHooks.map((h) => h.name)).toContain('before_prompt_build');
+    expect(info.plugin.toolNames).toEqual([...AGENT_TOOL_NAMES]);
+    expect(info.typedHooks.map((h) => h.name)).toEqual(expect.arrayContaining(['before_prompt_build', 'agent_end']));
     expect(info.cliCommands).toContain('hybrid-mem');
     expect(JSON.stringify(info.services)).toContain('hybrid-mem');
     expect(r.stderr).not.toMatch(/hybrid-mem.*(error|failed)/i);
@@ -196,6 +197,26 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
       await svc.close();
     }
   }, 240_000);
+
+  it('a turn that states a decision is captured after it ends; a later turn in a new session gets it as a relevant memory', async () => {
+    const first = await oc(['agent', '--agent', 'main', '--session-id', 'capture-1', '-m', 'from now on the billing service deploys with Argo CD', '--json']);
+    expect(first.status, first.stderr).toBe(0);
+    const before = mock.requests.length;
+    const second = await oc(['agent', '--agent', 'main', '--session-id', 'capture-2', '-m', 'how does the billing service deploy these days?', '--json']);
+    expect(second.status, second.stderr).toBe(0);
+    const prompt = lastUserTexts(mock.requests[before] as (typeof mock.requests)[number]).join('\n');
+    expect(prompt).toMatch(/<relevant-memories>\n[\s\S]*- \[fact_[^\]]+\] From now on the billing service deploys with Argo CD \(decision, /);
+    const svc = MemoryService.open({ config: memoryConfig, env: {} });
+    try {
+      const captured = svc.listFacts({}, { role: 'specialist', agentId: 'main', sessionId: null }).find((f) => f.text.includes('Argo CD'));
+      expect(captured).toMatchObject({ source: 'auto-capture', category: 'decision', scope: { kind: 'agent', agentId: 'main' } });
+      // Both show in the graph app's feed: the fact stored and the recall that gave it to the next turn.
+      const kinds = svc.db.prepare("SELECT kind FROM events WHERE kind IN ('fact.stored', 'recall') AND payload LIKE ? ORDER BY seq").pluck().all(`%${captured?.id}%`);
+      expect(kinds).toEqual(['fact.stored', 'recall']);
+    } finally {
+      await svc.close();
+    }
+  }, 480_000);
 
   it('the model calls our agent tools inside the gateway: memory_store, then memory_recall finds it', async () => {
     const store = await oc(['agent', '--agent', 'main', '--session-id', 'tools-turn', '-m', 'CALLTOOL:memory_store {"text":"The shop deploys from the release branch","category":"decision","entity":"shop"}', '--json']);

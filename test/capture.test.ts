@@ -1,0 +1,112 @@
+/**
+ * Auto-capture (src/core/capture.ts rules, src/memory/capture.ts decisions) on a real store: what is kept
+ * and how, what never is (secrets, tool output, injected memory, questions and hedges), memory already
+ * known strengthened instead of stored twice, corrections replacing the fact they correct; the agent tool
+ * and the configuration.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { captureFacts, captureSentence } from '../src/core/capture.js';
+import { resolveConfig } from '../src/config/resolve.js';
+import { MemoryError } from '../src/core/errors.js';
+import { callAgentTool } from '../src/memory/agent-tools.js';
+import type { MemoryService } from '../src/memory/service.js';
+import { openService, tempHome, type TestHome } from './helpers.js';
+
+const AGENT = { role: 'specialist' as const, agentId: 'agent-a', sessionId: 'sess-1' };
+const user = (content: string) => ({ role: 'user', content });
+
+describe('capture rules', () => {
+  it('each rule fires on its phrasing and sets category, importance and decay', () => {
+    const cases: [string, string | null, string | null][] = [
+      ['remember that the staging DB is on db2.internal', 'explicit', 'The staging DB is on db2.internal'],
+      ['note: payments stay on node 18', 'explicit', 'Payments stay on node 18'],
+      ["we're going with Postgres 16 for the ledger", 'decision', "We're going with Postgres 16 for the ledger"],
+      ['from now on use pnpm everywhere', 'decision', 'From now on use pnpm everywhere'],
+      ["i'd rather you be blunt", 'preference', "I'd rather you be blunt"],
+      ['I hate trailing whitespace', 'preference', 'I hate trailing whitespace'],
+      ['actually the build box is ci-04', 'correction', 'The build box is ci-04'],
+      ['npm is no longer used here', 'correction', 'Npm is no longer used here'],
+      ['Priya is the on-call lead this week', 'named-fact', 'Priya is the on-call lead this week'],
+      ['our CI runs on ci-03.internal', 'named-fact', 'Our CI runs on ci-03.internal'],
+      ['can you check the logs?', null, null],
+      ['maybe we should use redis', null, null],
+      ['if we used kafka, would it scale', null, null],
+      ['the weather is nice', null, null],
+    ];
+    for (const [sentence, rule, text] of cases) {
+      const f = captureSentence(sentence);
+      expect({ sentence, rule: f?.rule ?? null, text: f?.text ?? null }).toEqual({ sentence, rule, text });
+    }
+    expect(captureSentence('we decided to ship on fridays')).toMatchObject({ category: 'decision', importance: 0.7, decayClass: 'stable', confidence: 0.85 });
+    expect(captureSentence('Priya is the on-call lead this week')).toMatchObject({ decayClass: 'volatile', entity: 'priya' });
+  });
+
+  it('reads only user messages, without injected blocks, code blocks or questions; never keeps a secret value', () => {
+    const facts = captureFacts(
+      [
+        user('<relevant-memories>\n- [f_1] remember that the old key is in the vault\n</relevant-memories>\nfyi the deploy key for prod is ghp_abcdefghijklmnopqrstuvwxyz0123456789AB and the db password is Hunter2!winter'),
+        { role: 'assistant', content: 'remember that I am the assistant' },
+        { role: 'tool', content: 'remember that the prod db is db9.internal' },
+        user('```\nremember that this is code\n```\nwhat is the port?'),
+      ],
+      { maxChars: 5000 },
+    );
+    expect(facts).toHaveLength(1);
+    expect(facts[0]?.text).toBe('The deploy key for prod is [not stored: ask the user] and the db password is [not stored: ask the user]');
+    expect(facts[0]?.redacted).toBe(true);
+    expect(JSON.stringify(facts)).not.toMatch(/ghp_|Hunter2|old key|assistant|db9|code/);
+  });
+});
+
+describe('capture into the store', () => {
+  let home: TestHome;
+  let svc: MemoryService;
+  afterEach(async () => {
+    await svc?.close();
+    home?.cleanup();
+  });
+
+  it('stores what the rules find, as the caller, with source auto-capture; memory it already has is strengthened, not stored again', () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const first = svc.capture([user('remember that the staging DB is on db2.internal. also I prefer tabs over spaces')], AGENT);
+    expect(first.map((d) => d.action)).toEqual(['stored', 'stored']);
+    const facts = svc.listFacts({}, AGENT);
+    expect(facts.map((f) => [f.source, f.scope.kind, f.scope.agentId, f.category])).toEqual([
+      ['auto-capture', 'agent', 'agent-a', 'preference'],
+      ['auto-capture', 'agent', 'agent-a', 'technical'],
+    ]);
+    const again = svc.capture([user('note: the staging db is on db2.internal')], AGENT);
+    expect(again.map((d) => [d.action, d.fact?.id])).toEqual([['strengthened', first[0]?.fact?.id]]);
+    expect(svc.listFacts({}, AGENT)).toHaveLength(2);
+    expect(svc.getFact(first[0]?.fact?.id as string, AGENT).recallCount).toBe(1);
+  });
+
+  it('a correction replaces the fact it corrects (a new version, no conflict)', () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const old = svc.memoryStore({ text: 'The build box is ci-03', category: 'technical', entity: 'build-box' });
+    const [d] = svc.capture([user('actually the build box is ci-04 now')]);
+    expect(d).toMatchObject({ action: 'superseded', replaces: { id: old.fact.id } });
+    const current = svc.listFacts({ entity: 'build-box' });
+    expect(current.map((f) => f.text)).toEqual(['The build box is ci-04 now']);
+    expect(svc.history(current[0]?.id as string).map((f) => f.text)).toEqual(['The build box is ci-03', 'The build box is ci-04 now']);
+    expect(svc.listConflicts()).toHaveLength(0);
+  });
+
+  it('dry run decides and writes nothing; minConfidence and categories filter; bad input is a typed error that writes nothing', async () => {
+    home = tempHome({ autoCapture: { categories: ['preference'], minConfidence: 0.8 } });
+    ({ svc } = openService(home));
+    const dry = svc.capture([user('remember that the staging DB is on db2.internal. I prefer tabs over spaces. Priya is the on-call lead')], undefined, { dryRun: true });
+    expect(dry.map((d) => d.action)).toEqual(['skipped', 'stored', 'skipped']);
+    expect(dry[0]?.reason).toMatch(/category technical is not in autoCapture.categories/);
+    expect(dry[2]?.reason).toMatch(/confidence 0.7 is below autoCapture.minConfidence/);
+    expect(svc.listFacts()).toHaveLength(0);
+    const tool = await callAgentTool(svc, AGENT, 'memory_capture', { transcript: [{ role: 'user', content: 'I prefer tabs over spaces' }] });
+    expect(tool).toMatchObject({ ok: true, data: { decisions: [{ action: 'stored', rule: 'preference' }] } });
+    const bad = await callAgentTool(svc, AGENT, 'memory_capture', { transcript: [{ role: 'user' }] });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'MEM_ERR_INVALID_INPUT' } });
+    expect(svc.listFacts({}, AGENT)).toHaveLength(1);
+    expect(() => resolveConfig({ autoCapture: { scope: 'team' } }, { env: home.env })).toThrow(MemoryError);
+  });
+});
