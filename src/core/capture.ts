@@ -54,9 +54,10 @@ const MAX_FACT_CHARS = 500;
 
 const RULES: readonly { rule: CaptureRule; re: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
   { rule: 'explicit', re: /^(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
-  { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear)\b\s*[:,-]?\s*|\b(?:no longer|not [\w\s.-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
-  { rule: 'decision', re: /\b(?:we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|we(?:'re| are) dropping|we dropped|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
-  { rule: 'preference', re: /\b(?:i|we) (?:really |much |strongly |generally |usually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|can'?t stand|cannot stand|always|never|want you to|don'?t want|do not want|don'?t like|don'?t eat|don'?t drink|avoid)\b|\bi'?m (?:vegetarian|vegan|allergic to|lactose|not a fan of|a big fan of|into)\b|\b(?:works|work) best for me\b|\bi'?d like (?:you to|it|them|answers|replies)\b|\bi'?m (?:a|an) [\w-]+ (?:person|guy|girl|fan|user)\b|\bplease (?:always|never|don'?t|do not)\b|^(?:always|never) (?:use|answer|write|suggest|reply|respond|call|format|add|put)\b|\bmy (?:favou?rite|preferred) \w+|\bi'?d (?:rather|prefer)\b|^(?:can you |could you |please )?(?:stop|quit) (?:with |using |adding |sending |\w+ing\b)|^(?:please )?(?:don'?t|do not) (?:book|schedule|suggest|use|send|call|add|put|open|ping|message|write|format|answer|reply)\b/i, category: 'preference', importance: 0.6, decay: 'stable', confidence: 0.8 },
+  { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear)\b\s*[:,-]?\s*|\b(?:no longer|not [\w\s.-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
+  { rule: 'decision', re: /\b(?:we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
+  { rule: 'preference', re: /\b(?:i|we) (?:really |much |strongly |generally |usually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|can'?t stand|cannot stand|always|never|want you to|don'?t want|do not want|don'?t like|don'?t eat|don'?t drink|avoid)\b|\bi'?m (?:vegetarian|vegan|allergic to|lactose|not a fan of|a big fan of|into)\b|\b(?:works|work) best for me\b|\bi'?d like (?:you to|it|them|answers|replies)\b|\bi'?m (?:a|an) [\w-]+ (?:person|guy|girl|fan|user)\b|\bplease (?:always|never|don'?t|do not)\b|^(?:please |pls )?(?:always|never) (?!mind\b|again\b|ever\b|have\b|been\b)[a-z]+\b|\bmy (?:favou?rite|preferred) \w+|\bi'?d (?:rather|prefer)\b|^(?:can you |could you |please )?(?:stop|quit) (?:with |using |adding |sending |\w+ing\b)|^(?:please )?(?:don'?t|do not) (?:book|schedule|suggest|use|send|call|add|put|open|ping|message|write|format|answer|reply)\b/i, category: 'preference', importance: 0.6, decay: 'stable', confidence: 0.8 },
+  { rule: 'named-fact', re: /(?:\b(?:is|are|lives?|stored|kept)|'re|'s)\s+(?:also\s+)?(?:stored\s+|kept\s+)?in\s+(?:the\s+)?(?:vault|1password|bitwarden|keychain|lastpass|keepass|secrets? manager|ssm|parameter store)\b/i, category: 'technical', importance: 0.6, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: /^(?:i'?m|i am) (?:[A-Z][\p{L}-]+|on [\w/ -]{2,30} time|based in \S+|from \S+)|^i (?:work|live|run|lead|manage|own) (?:at|for|as|in|on)?\s*\S+|^we (?:use|run|deploy|host) [\w.-]+ (?:for|on|in|as) /iu, category: null, importance: 0.5, decay: 'stable', confidence: 0.75 },
 ];
 
@@ -65,7 +66,7 @@ const NAMED = /^(?:(?:my|our|the|his|her|their)\s+)?([\w][\w .'/-]{1,60}?)\s+(?:
 /** A value or subject that names something: a host, IP, port, path, version, e-mail, a capitalised Name. */
 const NAMED_THING = /\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
 /** Sentences that state nothing: questions, requests, hedges, hypotheticals, sarcasm. */
-const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|pls|please (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s)\b/i;
+const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s)\b/i;
 /** Words that open a sentence without meaning ("ok so", "also", "btw"). */
 const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no|nice|great|cool|thanks|alright|but|then)\b[\s,.!:-]*)+/i;
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
@@ -73,9 +74,29 @@ const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i
 /** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
 const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|the|he|she|they)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)/u;
 /** A clause that is only an opener ("note", "sorry", "update"): it belongs to the clause after it. */
-const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|quick (?:note|update)|some context|context)[\s,.:-]*$/i;
+const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|quick (?:note|update)|some context|context)(?:\s+(?:for|about|on|re|regarding)\s+[\w\s'-]{1,30})?[\s,.:-]*$/i;
+/** The opener words a fact does not keep ("remember that", "actually,"). */
+const STRIP_OPENER = /^(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up|actually|correction|scratch that|sorry,? i meant|update|to be clear)\b(?:\s+that)?\s*[:,-]?\s*/i;
+/** A clause that announces what follows ("we decided:", "one rule for this handler:"). */
+const LEADS_IN = /\b(?:we(?:'ve| have)? decided|we agreed|the (?:plan|rule|decision) is|(?:one |a |the )?rule(?: for [\w\s'-]{1,30})?|going forward|from now on)[\s,:-]*$/i;
 /** "can you stop ..." is a request that states a preference. */
 const STOP_REQUEST = /^(?:can you |could you |please )?(?:stop|quit)\b/i;
+
+/** A sentence's clauses; a clause too short to stand alone ("I'm Sam") stays with the one after it. */
+function clauses(sentence: string): string[] {
+  const out: string[] = [];
+  let carry = '';
+  for (const c of sentence.split(CLAUSE)) {
+    const joined = carry ? `${carry}, ${c}` : c;
+    if (joined.trim().length < MIN_CHARS) carry = joined.trim();
+    else {
+      out.push(joined);
+      carry = '';
+    }
+  }
+  if (carry) out.push(carry);
+  return out;
+}
 
 /** The user's sentences: injected blocks removed, split at sentence ends and line breaks. */
 export function userSentences(text: string, maxChars: number): string[] {
@@ -83,12 +104,12 @@ export function userSentences(text: string, maxChars: number): string[] {
   const out: string[] = [];
   for (const line of own.split(/\n+/)) {
     // A sentence ends at . ! ? ; followed by a space (so "db2.internal", "v1.2" and "e.g." stay whole).
-    const pieces = line.split(/(?<=[.!?;])\s+(?=[A-Za-z"'])|\s+-{1,2}\s+/).flatMap((x) => x.split(CLAUSE));
+    const pieces = line.split(/(?<=[.!?;])\s+(?=[A-Za-z"'])|\s+-{1,2}\s+/).flatMap(clauses);
     // An opener cut off by a colon or comma ("note: ...", "sorry, I meant ...") goes back on its clause.
     const sentences: string[] = [];
     for (const p of pieces) {
       const prev = sentences[sentences.length - 1];
-      if (prev !== undefined && OPENER.test(prev.trim())) sentences[sentences.length - 1] = `${prev.trim()} ${p}`;
+      if (prev !== undefined && (OPENER.test(prev.trim()) || LEADS_IN.test(prev.trim()))) sentences[sentences.length - 1] = `${prev.trim()} ${p}`;
       else sentences.push(p);
     }
     for (const sentence of sentences) {
@@ -130,7 +151,8 @@ export function captureSentence(sentence: string): CapturedFact | null {
     const m = r.re.exec(body);
     if (!m) continue;
     // The explicit and correction openers are dropped: "remember that X" keeps X.
-    const rest = (r.rule === 'explicit' || r.rule === 'correction') && m.index === 0 ? body.slice(m[0].length) : body;
+    const opener = r.rule === 'explicit' || r.rule === 'correction' ? STRIP_OPENER.exec(body) : null;
+    const rest = opener ? body.slice(opener[0].length) : body;
     if (rest.trim().length < 3) return null;
     const { text, redacted } = factText(rest);
     const subject = NAMED.exec(rest.replace(FILLER, ''));
