@@ -135,10 +135,27 @@ function slug(s: string): string | null {
   return t.length >= 2 && t.length <= 60 ? t : null;
 }
 
+/** Words that say a sentence is about a credential. */
+const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?|pw|pwd|pin|login|log-?in|creds?|credentials?|secret|token|api[ _-]?key|key)\b/i;
+/**
+ * In a sentence about a credential, any token that looks made up (letters with digits or symbols, 6+
+ * characters) is taken for the value ("the login is admin / Tr0ub4dor&3x"): hosts, versions, times, paths
+ * and e-mail addresses are kept. Over-masking such a sentence is the safe failure.
+ */
+const VALUE_LIKE = /(?<![^\s(])(?=[^\s]*[A-Za-z])(?=[^\s]*[\d!#$%&*+=?^~|])[^\s,;'"`()]{6,256}/g;
+const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
+
+function maskValues(text: string): string {
+  if (!CREDENTIAL_WORDS.test(text)) return text;
+  return text
+    .replace(/\b(pin|passcode|pass ?code|code)(\s*(?:is|was|:|=)\s*)\d{3,12}\b/gi, `$1$2${REDACTED}`)
+    .replace(VALUE_LIKE, (token) => (NOT_A_VALUE.test(token) || token.startsWith(REDACTED) ? token : REDACTED));
+}
+
 /** The sentence as a fact: filler off, capitalised, secrets replaced (and reported), bounded. */
 function factText(sentence: string): { text: string; redacted: boolean } {
   const trimmed = sentence.replace(FILLER, '').trim();
-  const safe = redactSecrets(trimmed).split(REDACTED).join(NOT_STORED);
+  const safe = maskValues(redactSecrets(trimmed)).split(REDACTED).join(NOT_STORED);
   const text = safe.charAt(0).toUpperCase() + safe.slice(1);
   return { text: text.length > MAX_FACT_CHARS ? `${text.slice(0, MAX_FACT_CHARS - 1)}…` : text, redacted: safe !== trimmed };
 }
