@@ -22,7 +22,7 @@
  * ask the user]"), so memory knows a credential exists without holding it.
  */
 import { redactSecrets, REDACTED } from './auth/redact.js';
-import { stripInjected } from './relevant-block.js';
+import { contentStems, stripInjected } from './relevant-block.js';
 import type { Category, DecayClass } from './types.js';
 
 export const CAPTURE_RULES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
@@ -53,32 +53,33 @@ const MIN_CHARS = 8;
 const MAX_FACT_CHARS = 500;
 
 const RULES: readonly { rule: CaptureRule; re: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
-  { rule: 'explicit', re: /^(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
-  { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear)\b\s*[:,-]?\s*|\b(?:no longer|not [\w\s.-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
-  { rule: 'decision', re: /\b(?:we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
+  { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+)?(?:make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
+  { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b\s*[:,-]?\s*|\bchanged\b[^.]{0,20}\bactually\b|\b(?:(?:got|was|has been|have been|is|are) (?:moved|changed|pushed|bumped) to|no longer|not [\w\s.:-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
+  { rule: 'decision', re: /^(?:ok(?:ay)?,? )?decided\b|^(?:going with|settled on|sticking with)\b|\b(?:we settled on|we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
   { rule: 'preference', re: /\b(?:i|we) (?:really |much |strongly |generally |usually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|can'?t stand|cannot stand|always|never|want you to|don'?t want|do not want|don'?t like|don'?t eat|don'?t drink|avoid)\b|\bi'?m (?:vegetarian|vegan|allergic to|lactose|not a fan of|a big fan of|into)\b|\b(?:works|work) best for me\b|\bi'?d like (?:you to|it|them|answers|replies)\b|\bi'?m (?:a|an) [\w-]+ (?:person|guy|girl|fan|user)\b|\bplease (?:always|never|don'?t|do not)\b|^(?:please |pls )?(?:always|never) (?!mind\b|again\b|ever\b|have\b|been\b)[a-z]+\b|\bmy (?:favou?rite|preferred) \w+|\bi'?d (?:rather|prefer)\b|^(?:can you |could you |please )?(?:stop|quit) (?:with |using |adding |sending |\w+ing\b)|^(?:please )?(?:don'?t|do not) (?:book|schedule|suggest|use|send|call|add|put|open|ping|message|write|format|answer|reply)\b/i, category: 'preference', importance: 0.6, decay: 'stable', confidence: 0.8 },
   { rule: 'named-fact', re: /(?:\b(?:is|are|lives?|stored|kept)|'re|'s)\s+(?:also\s+)?(?:stored\s+|kept\s+)?in\s+(?:the\s+)?(?:vault|1password|bitwarden|keychain|lastpass|keepass|secrets? manager|ssm|parameter store)\b/i, category: 'technical', importance: 0.6, decay: 'stable', confidence: 0.75 },
-  { rule: 'named-fact', re: /^(?:i'?m|i am) (?:[A-Z][\p{L}-]+|on [\w/ -]{2,30} time|based in \S+|from \S+)|^i (?:work|live|run|lead|manage|own) (?:at|for|as|in|on)?\s*\S+|^we (?:use|run|deploy|host) [\w.-]+ (?:for|on|in|as) /iu, category: null, importance: 0.5, decay: 'stable', confidence: 0.75 },
+  { rule: 'named-fact', re: /^(?:[Ii]'?m|[Ii] am) [A-Z][\p{L}-]+/u, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.75 },
+  { rule: 'named-fact', re: /^(?:i'?m|i am) (?:on [\w/ -]{2,30} time|based in \S+|from \S+)|^i (?:work|live|run|lead|manage|own) (?:at|for|as|in|on)?\s*\S+|^we (?:use|run|deploy|host) [\w.-]+ (?:for|on|in|as) /iu, category: null, importance: 0.5, decay: 'stable', confidence: 0.75 },
 ];
 
 /** "<subject> is|runs on|... <value>" about a named thing. */
-const NAMED = /^(?:(?:my|our|the|his|her|their)\s+)?([\w][\w .'/-]{1,60}?)\s+(?:is|are|was|runs on|run on|lives (?:in|on|at)|listens on|is hosted on|is on|are on|sits on|points to|resolves to|uses|use|takes over|does|handles|owns|leads|covers|works (?:at|for|on)|is based in|is deployed (?:to|on)|is hosted (?:at|by)|is called|is named|belongs to|=)\s+(.{2,})$/i;
+const NAMED = /^(?:(?:my|our|the|his|her|their)\s+)?([\w][\w .'/-]{1,60}?)\s+(?:is|are|was|runs on|run on|lives (?:in|on|at)|listens on|is hosted on|is on|are on|sits on|points to|resolves to|uses|use|takes over|does|handles|owns|leads|covers|moved to|relocated to|replaced|took over from|goes to|go to|works (?:at|for|on)|is based in|is deployed (?:to|on)|is hosted (?:at|by)|is called|is named|belongs to|=)\s+(.{2,})$/i;
 /** A value or subject that names something: a host, IP, port, path, version, e-mail, a capitalised Name. */
-const NAMED_THING = /\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
+const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
 /** Sentences that state nothing: questions, requests, hedges, hypotheticals, sarcasm. */
 const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s)\b/i;
 /** Words that open a sentence without meaning ("ok so", "also", "btw"). */
-const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no|nice|great|cool|thanks|alright|but|then)\b[\s,.!:-]*)+/i;
+const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
 const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i;
 /** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
 const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|the|he|she|they)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)/u;
 /** A clause that is only an opener ("note", "sorry", "update"): it belongs to the clause after it. */
-const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|quick (?:note|update)|some context|context)(?:\s+(?:for|about|on|re|regarding)\s+[\w\s'-]{1,30})?[\s,.:-]*$/i;
+const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+)?(?:make a note|note that|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|change of plans?|quick (?:note|update)|some context|context)(?:\s+(?:for|about|on|re|regarding)\s+[\w\s'-]{1,30})?[\s,.:-]*$/i;
 /** The opener words a fact does not keep ("remember that", "actually,"). */
-const STRIP_OPENER = /^(?:please\s+)?(?:remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up|actually|correction|scratch that|sorry,? i meant|update|to be clear)\b(?:\s+that)?\s*[:,-]?\s*/i;
+const STRIP_OPENER = /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+)?(?:make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up|actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b(?:\s+that)?\s*[:,-]?\s*/i;
 /** A clause that announces what follows ("we decided:", "one rule for this handler:"). */
-const LEADS_IN = /\b(?:we(?:'ve| have)? decided|we agreed|the (?:plan|rule|decision) is|(?:one |a |the )?rule(?: for [\w\s'-]{1,30})?|going forward|from now on)[\s,:-]*$/i;
+const LEADS_IN = /\b(?:(?:we(?:'ve| have)? )?(?:decided|agreed)(?: on)?(?: (?:the|a|our))?(?: (?:plan|approach|following|rules?))?|the (?:plan|rule|decision) is|(?:one |a |the )?rule(?: for [\w\s'-]{1,30})?|going forward|from now on)[\s,:-]*$/i;
 /** "can you stop ..." is a request that states a preference. */
 const STOP_REQUEST = /^(?:can you |could you |please )?(?:stop|quit)\b/i;
 
@@ -104,7 +105,10 @@ export function userSentences(text: string, maxChars: number): string[] {
   const out: string[] = [];
   for (const line of own.split(/\n+/)) {
     // A sentence ends at . ! ? ; followed by a space (so "db2.internal", "v1.2" and "e.g." stay whole).
-    const pieces = line.split(/(?<=[.!?;])\s+(?=[A-Za-z"'])|\s+-{1,2}\s+/).flatMap(clauses);
+    const pieces = line
+      .replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '')
+      .split(/(?<=[.!?;])(?<!\b(?:dr|mr|mrs|ms|prof|st|vs|etc|e\.g|i\.e|approx|no)\.)\s+(?=[A-Za-z"'])|\s+-{1,2}\s+/i)
+      .flatMap(clauses);
     // An opener cut off by a colon or comma ("note: ...", "sorry, I meant ...") goes back on its clause.
     const sentences: string[] = [];
     for (const p of pieces) {
@@ -205,7 +209,15 @@ export function captureSentence(sentence: string): CapturedFact | null {
   return null;
 }
 
-/** Every fact the rules find in a conversation's user turns, in order, without repeats. */
+/** Share of `of`'s words that `other` holds. */
+export function shareOf(of: ReadonlySet<string>, other: ReadonlySet<string>): number {
+  if (of.size === 0) return 0;
+  let n = 0;
+  for (const x of of) if (other.has(x)) n++;
+  return n / of.size;
+}
+
+/** Every fact the rules find in a conversation's user turns, in order, without repeats (a correction replaces what it corrects). */
 export function captureFacts(turns: readonly CaptureTurn[], options: { maxChars: number }): CapturedFact[] {
   const out: CapturedFact[] = [];
   const seen = new Set<string>();
@@ -217,6 +229,11 @@ export function captureFacts(turns: readonly CaptureTurn[], options: { maxChars:
       const key = f.text.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
+      // A correction later in the same conversation replaces what it corrects ("tuesdays ... wait, thursdays").
+      if (f.corrects) {
+        const words = contentStems(f.text);
+        for (let i = out.length - 1; i >= 0; i--) if (shareOf(contentStems((out[i] as CapturedFact).text), words) >= 0.25) out.splice(i, 1);
+      }
       out.push(f);
     }
   }

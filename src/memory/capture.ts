@@ -5,7 +5,7 @@
  * again; a correction replaces the current fact it corrects (a new version, not a conflict). All of one
  * conversation is one transaction. `dryRun` decides everything and writes nothing.
  */
-import { captureFacts, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { captureFacts, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
 import { contentStems } from '../core/relevant-block.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
@@ -75,7 +75,7 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
     }
     return { action: 'strengthened', found, fact: same, replaces: null, reason: null };
   }
-  const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && overlap(stems, contentStems(f.text)) >= CORRECTS) ?? null) : null;
+  const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : null;
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(
@@ -96,14 +96,6 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   );
   if (!r.created) return { action: 'strengthened', found, fact: r.fact, replaces: null, reason: null };
   return { action: replaces ? 'superseded' : 'stored', found, fact: r.fact, replaces, reason: null };
-}
-
-/** Share of the correction's content words that the old fact holds. */
-function overlap(of: ReadonlySet<string>, other: ReadonlySet<string>): number {
-  if (of.size === 0) return 0;
-  let n = 0;
-  for (const x of of) if (other.has(x)) n++;
-  return n / of.size;
 }
 
 /** Capture a conversation: every fact the rules find, decided and (unless dryRun) written in one transaction. */
