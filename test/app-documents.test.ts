@@ -2,6 +2,7 @@
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENTS } from '../app/src/lib/documents.js';
+import { describeEvent } from '../app/src/lib/feed-text.js';
 import { createSchema } from '../src/http/graphql/schema.js';
 import { OperationPreparer } from '../src/http/graphql/operation.js';
 
@@ -22,5 +23,16 @@ describe('graph app documents', () => {
     }
     const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {});
     for (const m of mutations) expect(all, `the app never sends ${m}`).toMatch(new RegExp(`\\b${m}\\(`));
+  });
+});
+
+describe('graph app feed lines', () => {
+  const recall = (kind: string, target: string | null = null) =>
+    ({ kind: 'RECALL', recall: { id: 'r1', kind, query: 'staging db', target, scores: [{ factId: 'f1', score: 0.5 }] } }) as unknown as Parameters<typeof describeEvent>[0];
+  it("names the hooks' recalls: memories given to a turn, a credential hint", () => {
+    const label = (id: string) => (id === 'f1' ? 'Staging DB on db2' : undefined);
+    expect(describeEvent(recall('memory_recall'), label)).toBe('recall "staging db": Staging DB on db2 0.50');
+    expect(describeEvent(recall('relevant'), label)).toBe('memories for a turn "staging db": Staging DB on db2 0.50');
+    expect(describeEvent(recall('auth_failure', 'db2'), label)).toBe('credential hint for db2 "staging db": Staging DB on db2 0.50');
   });
 });

@@ -140,16 +140,20 @@ function slug(s: string): string | null {
 }
 
 /** Words that say a sentence is about a credential. */
-const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?|pw|pwd|pin|login|log-?in|creds?|credentials?|secret|token|api[ _-]?key|key)\b/i;
+const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?|pw|pwd|pin|login|log-?in|creds?|credentials?|secret|token|api[ _-]?key|key|wi-?fi|ssid|router|account|door code|alarm)\b/i;
 /**
  * In a sentence about a credential, any token that looks made up (letters with digits or symbols, 6+
  * characters) is taken for the value ("the login is admin / Tr0ub4dor&3x"): hosts, versions, times, paths
  * and e-mail addresses are kept. Over-masking such a sentence is the safe failure.
  */
 const VALUE_LIKE = /(?<![^\s(])(?=[^\s]*[A-Za-z])(?=[^\s]*[\d!#$%&*+=?^~|])[^\s,;'"`()]{6,256}/g;
-const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
+const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
+
+/** A token with lower case, upper case, a digit and a symbol is a password wherever it stands. */
+const PASSWORD_SHAPE = /(?<![^\s(])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
 
 function maskValues(text: string): string {
+  text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED));
   if (!CREDENTIAL_WORDS.test(text)) return text;
   return text
     .replace(/\b(pin|passcode|pass ?code|code)(\s*(?:is|was|:|=)\s*)\d{3,12}\b/gi, `$1$2${REDACTED}`)

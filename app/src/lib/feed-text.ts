@@ -1,5 +1,5 @@
 /** One activity-feed line per memory event, naming facts by their labels where the view knows them. */
-import type { MemoryEvent } from './types';
+import type { MemoryEvent } from './types.js';
 
 export function describeEvent(e: MemoryEvent, label: (id: string) => string | undefined): string {
   const f = (id: string | null | undefined): string => (id ? `"${label(id) ?? id}"` : '');
@@ -20,8 +20,11 @@ export function describeEvent(e: MemoryEvent, label: (id: string) => string | un
       return `${e.kind.slice(5).toLowerCase()} link ${e.link?.linkType ?? ''} ${f(e.link?.source)} → ${f(e.link?.target)} (${(e.link?.strength ?? 0).toFixed(2)})`;
     case 'LINK_DELETED':
       return 'link cut';
-    case 'RECALL':
-      return `recall "${e.recall?.query ?? ''}": ${(e.recall?.scores ?? []).map((s) => `${label(s.factId) ?? s.factId} ${s.score.toFixed(2)}`).join(', ')}`;
+    case 'RECALL': {
+      // The hooks' recalls say what they were: memories given to a turn, a credential hint.
+      const what = e.recall?.kind === 'relevant' ? 'memories for a turn' : e.recall?.kind === 'auth_failure' ? `credential hint for ${e.recall.target ?? '?'}` : 'recall';
+      return `${what} "${e.recall?.query ?? ''}": ${(e.recall?.scores ?? []).map((s) => `${label(s.factId) ?? s.factId} ${s.score.toFixed(2)}`).join(', ')}`;
+    }
     case 'CONFLICT_RAISED':
       return `conflict: ${e.conflict?.reason ?? ''}`;
     case 'CONFLICT_RESOLVED':
