@@ -67,7 +67,7 @@ const NAMED = /^(?:(?:my|our|the|his|her|their)\s+)?([\w][\w .'/-]{1,60}?)\s+(?:
 /** A value or subject that names something: a host, IP, port, path, version, e-mail, a capitalised Name. */
 const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
 /** Sentences that state nothing: questions, requests, hedges, hypotheticals, sarcasm. */
-const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s)\b/i;
+const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s|(?:he|she|they|[A-Z][a-z]+|my \w+) (?:says|said|thinks|claims|reckons|believes|told me)|keeps? (?:dying|failing|crashing|breaking))\b/i;
 /** Words that open a sentence without meaning ("ok so", "also", "btw"). */
 const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
@@ -210,7 +210,35 @@ export function captureSentence(sentence: string): CapturedFact | null {
       redacted,
     };
   }
-  return null;
+  return declarative(body);
+}
+
+/** A request to the assistant, not a statement ("write ...", "can you ...", "draft ..."). */
+const IMPERATIVE = /^(?:can|could|would|will|pls|please|let'?s|write|draft|make|help|fix|show|give|tell|send|add|create|find|check|update|turn|scale|redo|list|look|pull|run|set up|setup|review|explain|summari[sz]e|translate|book|schedule|remind|ask|use|try|go|get|put|change|move|rewrite|tighten|clean|generate|plan)\b/i;
+/** Specific content: a Name after the first word, a date, a time, an amount, a code or id. */
+const SPECIFIC = /(?:^|\s)\S+\s+(?:[A-Z][\p{L}'-]+)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2}|\s?(?:am|pm))\b|[£$€]\s?\d|\b\d[\d,.]*\s?(?:%|k|m|gb|tb|kg|km|miles?|days?|weeks?|months?|hours?|mins?|minutes?|guests?|people|covers)\b|\b[a-z]+[-_]\d+\b|\b\d[a-z]\b|\b[\w-]+\.(?:service|internal|lan|local|corp|com|io|dev)\b/u;
+/** A clause with a verb of state or change (what a fact about something says). */
+const STATE_VERB = /\b(?:is|are|was|were|'s|'re|has|have|had|gets|get|goes|go|moves|moved|starts|started|ends|ended|leaves|comes|runs|uses|owns|signed|hired|joined|left|set for|due|closes|closed|opens|costs|takes|lives|works|teaches|lands|flies|meets|needs|belongs)\b/i;
+
+/**
+ * The last rule: a plain statement with something specific in it ("the tech is Marco, he comes the first
+ * tuesday of every month", "my defense is set for november 8th"): not a request, a question or a hedge.
+ */
+function declarative(body: string): CapturedFact | null {
+  if (IMPERATIVE.test(body) || !SPECIFIC.test(body) || !STATE_VERB.test(body) || body.split(/\s+/).length < 4) return null;
+  const { text, redacted } = factText(body);
+  return {
+    rule: 'named-fact',
+    text,
+    category: category(body, null),
+    entity: null,
+    tags: ['auto-capture', 'named-fact'],
+    importance: 0.4,
+    decayClass: /\b(?:today|tonight|this (?:week|month|sprint)|tomorrow|until)\b/i.test(body) ? 'volatile' : 'stable',
+    confidence: 0.7,
+    corrects: false,
+    redacted,
+  };
 }
 
 /** Share of `of`'s words that `other` holds. */
