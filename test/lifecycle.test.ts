@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_TOOL_NAMES } from '../src/memory/agent-tools.js';
 import { openDatabase } from '../src/store/db.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -99,7 +100,7 @@ describe('hybrid-mem mcp ends with its client', () => {
     const client = new Client({ name: 'lifecycle-sdk', version: '1.0.0' });
     await client.connect(transport);
     const pid = transport.pid as number;
-    expect((await client.listTools()).tools.length).toBe(4);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([...AGENT_TOOL_NAMES]);
     await client.callTool({ name: 'memory_store', arguments: { text: 'The SDK client was here' } });
     const started = Date.now();
     await client.close();

@@ -4,11 +4,10 @@
  * browser comes from the npm package @sparticuz/chromium, launches with playwright-core and renders the
  * graph app from a real dashboard server, live, without console errors.
  */
-import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseBrowser, systemBrowser } from '../support/browser.js';
 import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
-import { CHROMIUM_ARGS, ensureAppBuilt, openGraph, until } from '../support/e2e.js';
+import { ensureAppBuilt, launchBrowser, openGraph, until } from '../support/e2e.js';
 
 let d: TestDashboard | undefined;
 afterAll(async () => {
@@ -25,7 +24,7 @@ describe('the browser bundled in an npm package', { timeout: 90_000 }, () => {
   it('renders the graph app, live, with no console errors', async () => {
     await ensureAppBuilt();
     const { executablePath } = await chooseBrowser({ ...process.env, HYBRID_MEM_BROWSER: 'bundled' });
-    const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    const browser = await launchBrowser(executablePath);
     try {
       d = await startTestDashboard('node');
       d.svc.memoryStore({ text: 'The bundled browser draws this fact', category: 'technical' });

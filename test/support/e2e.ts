@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { runProcess, type Finished } from './spawn.js';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
@@ -110,9 +110,30 @@ export const dataOf = (loc: Locator, name: string): Promise<string[]> => loc.eva
 // ---------------------------------------------------------------------------------------------------------
 // Browser and pages
 
-export async function launchBrowser(): Promise<Browser> {
-  const { executablePath } = await chooseBrowser();
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+/**
+ * Launch the browser (the machine's, else the bundled one) with a temp folder of its own: Chromium leaves
+ * `.org.chromium.Chromium.*` folders in TMPDIR, removed only as its helper processes wind down, so its
+ * folder goes with it when the browser closes and nothing of it outlives the test.
+ */
+export async function launchBrowser(executablePath?: string): Promise<Browser> {
+  const path = executablePath ?? (await chooseBrowser()).executablePath;
+  const dir = mkdtempSync(join(tmpdir(), 'hm-chromium-'));
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath: path, args: CHROMIUM_ARGS, env: { ...process.env, TMPDIR: dir } });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const close = browser.close.bind(browser);
+  browser.close = async (options) => {
+    try {
+      await close(options);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  return browser;
 }
 
 /** What the app puts on window for tests (see app/src/app.tsx), as far as these tests read it. */
