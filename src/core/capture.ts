@@ -53,10 +53,10 @@ const MIN_CHARS = 8;
 const MAX_FACT_CHARS = 500;
 
 const RULES: readonly { rule: CaptureRule; re: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
-  { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+)?(?:make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
+  { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
   { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b\s*[:,-]?\s*|\bchanged\b[^.]{0,20}\bactually\b|\b(?:(?:got|was|has been|have been|is|are) (?:moved|changed|pushed|bumped) to|no longer|not [\w\s.:-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
   { rule: 'decision', re: /^(?:ok(?:ay)?,? )?decided\b|^(?:going with|settled on|sticking with)\b|\b(?:we settled on|we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
-  { rule: 'preference', re: /\b(?:i|we) (?:really |much |strongly |generally |usually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|can'?t stand|cannot stand|always|never|want you to|don'?t want|do not want|don'?t like|don'?t eat|don'?t drink|avoid)\b|\bi'?m (?:vegetarian|vegan|allergic to|lactose|not a fan of|a big fan of|into)\b|\b(?:works|work) best for me\b|\bi'?d like (?:you to|it|them|answers|replies)\b|\bi'?m (?:a|an) [\w-]+ (?:person|guy|girl|fan|user)\b|\bplease (?:always|never|don'?t|do not)\b|^(?:please |pls )?(?:always|never) (?!mind\b|again\b|ever\b|have\b|been\b)[a-z]+\b|\bmy (?:favou?rite|preferred) \w+|\bi'?d (?:rather|prefer)\b|^(?:can you |could you |please )?(?:stop|quit) (?:with |using |adding |sending |\w+ing\b)|^(?:please )?(?:don'?t|do not) (?:book|schedule|suggest|use|send|call|add|put|open|ping|message|write|format|answer|reply)\b/i, category: 'preference', importance: 0.6, decay: 'stable', confidence: 0.8 },
+  { rule: 'preference', re: /\b(?:i|we) (?:really |much |strongly |generally |usually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|can'?t stand|cannot stand|always|never|want you to|don'?t want|do not want|don'?t like|don'?t eat|don'?t drink|avoid)\b|\b(?:i'?m|i am) (?:vegetarian|vegan|pescatarian|allergic to|lactose|not a fan of|a big fan of|into)\b|\bno [\w-]+(?: [\w-]+)? please\b|\bi only (?!have|had|need|know|want|got|just)[a-z]+\b|\b(?:works|work) best for me\b|\bi'?d like (?:you to|it|them|answers|replies)\b|\bi'?m (?:a|an) [\w-]+ (?:person|guy|girl|fan|user)\b|\bplease (?:always|never|don'?t|do not)\b|^(?:please |pls )?(?:always|never) (?!mind\b|again\b|ever\b|have\b|been\b)[a-z]+\b|\bmy (?:favou?rite|preferred) \w+|\bi'?d (?:rather|prefer)\b|^(?:can you |could you |please )?(?:stop|quit) (?:with |using |adding |sending |\w+ing\b)|^(?:please )?(?:don'?t|do not) (?:book|schedule|suggest|use|send|call|add|put|open|ping|message|write|format|answer|reply)\b/i, category: 'preference', importance: 0.6, decay: 'stable', confidence: 0.8 },
   { rule: 'named-fact', re: /(?:\b(?:is|are|lives?|stored|kept)|'re|'s)\s+(?:also\s+)?(?:stored\s+|kept\s+)?in\s+(?:the\s+)?(?:vault|1password|bitwarden|keychain|lastpass|keepass|secrets? manager|ssm|parameter store)\b/i, category: 'technical', importance: 0.6, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: /^(?:[Ii]'?m|[Ii] am) [A-Z][\p{L}-]+/u, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: /^(?:i'?m|i am) (?:on [\w/ -]{2,30} time|based in \S+|from \S+)|^i (?:work|live|run|lead|manage|own) (?:at|for|as|in|on)?\s*\S+|^we (?:use|run|deploy|host) [\w.-]+ (?:for|on|in|as) /iu, category: null, importance: 0.5, decay: 'stable', confidence: 0.75 },
@@ -75,7 +75,7 @@ const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i
 /** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
 const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|the|he|she|they)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)/u;
 /** A clause that is only an opener ("note", "sorry", "update"): it belongs to the clause after it. */
-const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+)?(?:make a note|note that|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|change of plans?|quick (?:note|update)|some context|context)(?:\s+(?:for|about|on|re|regarding)\s+[\w\s'-]{1,30})?[\s,.:-]*$/i;
+const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|note that|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|change of plans?|quick (?:note|update)|some context|context)(?:\s+(?:for|about|on|re|regarding)\s+[\w\s'-]{1,30}|(?:\s+[\w'-]+){1,4})?[\s,.:-]*$/i;
 /** The opener words a fact does not keep ("remember that", "actually,"). */
 const STRIP_OPENER = /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+)?(?:make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up|actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b(?:\s+that)?\s*[:,-]?\s*/i;
 /** A clause that announces what follows ("we decided:", "one rule for this handler:"). */
@@ -99,15 +99,31 @@ function clauses(sentence: string): string[] {
   return out;
 }
 
+/** A line that introduces a list worth keeping. */
+const LIST_INTRO = /\b(?:outcomes?|decisions?|decided|agreed|details|notes?|save|remember|for later|facts|rules|summary|context|plan|schedule|setup|info|things|keep in mind)\b/i;
+/** Marks a list item under such a line (see userSentences); captureSentence takes it as a statement. */
+const LISTED = '\u0000listed\u0000';
+
 /** The user's sentences: injected blocks removed, split at sentence ends and line breaks. */
 export function userSentences(text: string, maxChars: number): string[] {
   const own = stripInjected(text.slice(0, maxChars)).replace(/```[\s\S]*?```/g, ' ');
   const out: string[] = [];
+  let listing = false;
   for (const line of own.split(/\n+/)) {
+    // A list under a line that introduces what to keep ("meeting outcomes:", "save this:"): each item is kept
+    // as it stands (marked with LISTED so the rules take it as a statement); the intro line itself is not.
+    const bullet = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/.test(line);
+    if (!bullet) listing = /:\s*$/.test(line) && LIST_INTRO.test(line);
+    if (listing && !bullet) continue;
+    if (listing && bullet) {
+      const item = line.replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '').trim();
+      if (item.length >= 4) out.push(`${LISTED}${item}`);
+      continue;
+    }
     // A sentence ends at . ! ? ; followed by a space (so "db2.internal", "v1.2" and "e.g." stay whole).
     const pieces = line
       .replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '')
-      .split(/(?<=[.!?;])(?<!\b(?:dr|mr|mrs|ms|prof|st|vs|etc|e\.g|i\.e|approx|no)\.)\s+(?=[A-Za-z"'])|\s+-{1,2}\s+/i)
+      .split(/(?<=[.!?;])(?<!\b(?:dr|mr|mrs|ms|prof|st|vs|etc|e\.g|i\.e|approx|no)\.)\s+(?=[A-Za-z"'])|\s+(?:-{1,2}|—|–)\s+/i)
       .flatMap(clauses);
     // An opener cut off by a colon or comma ("note: ...", "sorry, I meant ...") goes back on its clause.
     const sentences: string[] = [];
@@ -170,6 +186,7 @@ function factText(sentence: string): { text: string; redacted: boolean } {
 
 /** The first rule that fires on one sentence, as a fact, or null. */
 export function captureSentence(sentence: string): CapturedFact | null {
+  if (sentence.startsWith(LISTED)) return listedItem(sentence.slice(LISTED.length));
   const body = sentence.replace(FILLER, '').trim();
   if (body.length < MIN_CHARS || (NOT_A_STATEMENT.test(body) && !STOP_REQUEST.test(body))) return null;
   for (const r of RULES) {
@@ -213,12 +230,21 @@ export function captureSentence(sentence: string): CapturedFact | null {
   return declarative(body);
 }
 
+/** An item of a list the user introduced as worth keeping: the rules first, else kept as it stands. */
+function listedItem(item: string): CapturedFact | null {
+  const ruled = captureSentence(item);
+  if (ruled) return ruled;
+  if (NOT_A_STATEMENT.test(item) || item.split(/\s+/).length < 2) return null;
+  const { text, redacted } = factText(item);
+  return { rule: 'named-fact', text, category: category(item, null), entity: null, tags: ['auto-capture', 'named-fact'], importance: 0.5, decayClass: 'stable', confidence: 0.75, corrects: false, redacted };
+}
+
 /** A request to the assistant, not a statement ("write ...", "can you ...", "draft ..."). */
 const IMPERATIVE = /^(?:can|could|would|will|pls|please|let'?s|write|draft|make|help|fix|show|give|tell|send|add|create|find|check|update|turn|scale|redo|list|look|pull|run|set up|setup|review|explain|summari[sz]e|translate|book|schedule|remind|ask|use|try|go|get|put|change|move|rewrite|tighten|clean|generate|plan)\b/i;
 /** Specific content: a Name after the first word, a date, a time, an amount, a code or id. */
-const SPECIFIC = /(?:^|\s)\S+\s+(?:[A-Z][\p{L}'-]+)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2}|\s?(?:am|pm))\b|[£$€]\s?\d|\b\d[\d,.]*\s?(?:%|k|m|gb|tb|kg|km|miles?|days?|weeks?|months?|hours?|mins?|minutes?|guests?|people|covers)\b|\b[a-z]+[-_]\d+\b|\b\d[a-z]\b|\b[\w-]+\.(?:service|internal|lan|local|corp|com|io|dev)\b/u;
+const SPECIFIC = /(?:^|\s)\S+\s+(?:[A-Z][\p{L}'-]+)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2}|\s?(?:am|pm))\b|[£$€]\s?\d|\b\d+\.\d+\b|\b\d[\d,.]*\s?(?:%|(?:k|m|gb|tb|kg|km|miles?|days?|weeks?|months?|hours?|mins?|minutes?|guests?|people|covers)\b)|\b[a-z]+[-_]\d+\b|\b\d[a-z]\b|\b[\w-]+\.(?:service|internal|lan|local|corp|com|io|dev)\b/u;
 /** A clause with a verb of state or change (what a fact about something says). */
-const STATE_VERB = /\b(?:is|are|was|were|'s|'re|has|have|had|gets|get|goes|go|moves|moved|starts|started|ends|ended|leaves|comes|runs|uses|owns|signed|hired|joined|left|set for|due|closes|closed|opens|costs|takes|lives|works|teaches|lands|flies|meets|needs|belongs)\b/i;
+const STATE_VERB = /\b(?:stay|stays|run|see|sees|switched|is|are|was|were|'s|'re|has|have|had|gets|get|goes|go|moves|moved|starts|started|ends|ended|leaves|comes|runs|uses|owns|signed|hired|joined|left|set for|due|closes|closed|opens|costs|takes|lives|works|teaches|lands|flies|meets|needs|belongs)\b/i;
 
 /**
  * The last rule: a plain statement with something specific in it ("the tech is Marco, he comes the first
