@@ -101,23 +101,26 @@ function clauses(sentence: string): string[] {
 
 /** A line that introduces a list worth keeping. */
 const LIST_INTRO = /\b(?:outcomes?|decisions?|decided|agreed|details|notes?|save|remember|for later|facts|rules|summary|context|plan|schedule|setup|info|things|keep in mind)\b/i;
-/** Marks a list item under such a line (see userSentences); captureSentence takes it as a statement. */
-const LISTED = '\u0000listed\u0000';
+/** A piece of the user's text; `listed`: an item of a list the user introduced as worth keeping. */
+export interface UserSentence {
+  readonly text: string;
+  readonly listed: boolean;
+}
 
 /** The user's sentences: injected blocks removed, split at sentence ends and line breaks. */
-export function userSentences(text: string, maxChars: number): string[] {
+export function userSentences(text: string, maxChars: number): UserSentence[] {
   const own = stripInjected(text.slice(0, maxChars)).replace(/```[\s\S]*?```/g, ' ');
-  const out: string[] = [];
+  const out: UserSentence[] = [];
   let listing = false;
   for (const line of own.split(/\n+/)) {
     // A list under a line that introduces what to keep ("meeting outcomes:", "save this:"): each item is kept
-    // as it stands (marked with LISTED so the rules take it as a statement); the intro line itself is not.
+    // as it stands (`listed`: the rules take it as a statement); the intro line itself is not.
     const bullet = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/.test(line);
     if (!bullet) listing = /:\s*$/.test(line) && LIST_INTRO.test(line);
     if (listing && !bullet) continue;
     if (listing && bullet) {
       const item = line.replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '').trim();
-      if (item.length >= 4) out.push(`${LISTED}${item}`);
+      if (item.length >= 4) out.push({ text: item, listed: true });
       continue;
     }
     // A sentence ends at . ! ? ; followed by a space (so "db2.internal", "v1.2" and "e.g." stay whole).
@@ -136,8 +139,9 @@ export function userSentences(text: string, maxChars: number): string[] {
       const s = sentence.trim();
       if (s.length < MIN_CHARS) continue;
       // A sentence that leans on the one before ("its not on db1 anymore") is read with it.
-      if (LEANS.test(s.replace(FILLER, '')) && out.length > 0) out[out.length - 1] = `${out[out.length - 1]} ${s}`;
-      else out.push(s);
+      const last = out[out.length - 1];
+      if (LEANS.test(s.replace(FILLER, '')) && last) out[out.length - 1] = { text: `${last.text} ${s}`, listed: last.listed };
+      else out.push({ text: s, listed: false });
     }
   }
   return out;
@@ -185,8 +189,8 @@ function factText(sentence: string): { text: string; redacted: boolean } {
 }
 
 /** The first rule that fires on one sentence, as a fact, or null. */
-export function captureSentence(sentence: string): CapturedFact | null {
-  if (sentence.startsWith(LISTED)) return listedItem(sentence.slice(LISTED.length));
+export function captureSentence(sentence: string, listed = false): CapturedFact | null {
+  if (listed) return listedItem(sentence);
   const body = sentence.replace(FILLER, '').trim();
   if (body.length < MIN_CHARS || (NOT_A_STATEMENT.test(body) && !STOP_REQUEST.test(body))) return null;
   for (const r of RULES) {
@@ -282,7 +286,7 @@ export function captureFacts(turns: readonly CaptureTurn[], options: { maxChars:
   for (const t of turns) {
     if (!/^(?:user|human|prompt)$/i.test(t.role)) continue;
     for (const s of userSentences(t.content, options.maxChars)) {
-      const f = captureSentence(s);
+      const f = captureSentence(s.text, s.listed);
       if (!f) continue;
       const key = f.text.toLowerCase();
       if (seen.has(key)) continue;
