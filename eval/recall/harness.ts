@@ -79,24 +79,49 @@ export function storeInput(set: LabeledSet, m: Memory) {
   };
 }
 
-/** Run every query of `set` (of `splits`) through the three retrievers. */
-export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev', 'test'], limit = 20, withLegs = false): Promise<QueryOutcome[]> {
+/** A set loaded into a fresh store: one service with the semantic layer, one on full text, fact ids to memory ids. */
+export interface LoadedSet {
+  readonly dir: string;
+  readonly config: ReturnType<typeof resolveConfig>;
+  readonly hybrid: MemoryService;
+  readonly plain: MemoryService;
+  readonly byFact: ReadonlyMap<string, string>;
+  close(): Promise<void>;
+}
+
+/** Store every memory of `set` at its time (one fact each), embed them all, and set the clock to the day after the last. */
+export async function loadSet(set: LabeledSet, userConfig: Record<string, unknown> = {}): Promise<LoadedSet> {
   const dir = mkdtempSync(join(tmpdir(), 'hm-eval-'));
   let clock = Date.parse(set.memories[0]?.at ?? '2026-01-01T00:00:00Z');
-  const config = resolveConfig({ dataDir: dir }, { env: {} });
+  const config = resolveConfig({ dataDir: dir, ...userConfig }, { env: {} });
   const hybrid = MemoryService.open({ config, env: {}, now: () => clock });
   const plain = MemoryService.open({ config, env: {}, now: () => clock });
+  const close = async (): Promise<void> => {
+    await hybrid.close();
+    await plain.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const byFact = new Map<string, string>();
     for (const m of set.memories) {
       clock = Date.parse(m.at);
-      const r = hybrid.memoryStore(storeInput(set, m));
-      byFact.set(r.fact.id, m.id);
+      byFact.set(hybrid.memoryStore(storeInput(set, m)).fact.id, m.id);
     }
     // Questions are asked the day after the last memory ("now" in the sets is the state at the end).
     clock = Date.parse(set.memories.at(-1)?.at ?? '2026-01-01T00:00:00Z') + 86_400_000;
     const semantic = await startSemantic(hybrid, config, () => undefined);
     await semantic.embedMissing();
+    return { dir, config, hybrid, plain, byFact, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** Run every query of `set` (of `splits`) through the three retrievers. */
+export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev', 'test'], limit = 20, withLegs = false): Promise<QueryOutcome[]> {
+  const { hybrid, plain, byFact, close } = await loadSet(set);
+  try {
     const out: QueryOutcome[] = [];
     const ids = (facts: readonly { id: string }[]) => facts.map((f) => byFact.get(f.id) ?? f.id);
     const timed = async (query: Query, retriever: Retriever, run: () => Promise<readonly { id: string }[]>) => {
@@ -119,9 +144,7 @@ export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev',
     }
     return out;
   } finally {
-    await hybrid.close();
-    await plain.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -6,15 +6,11 @@
  * off-topic turns that got a block, served as on the turn path (full text: the query embedding misses the
  * deadline) and with the vector leg (the embedding ready). Tune on dev; report test.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { startSemantic } from '../../src/main.js';
-import { MemoryService } from '../../src/memory/service.js';
 import { RelevantRecallHook } from '../../src/recall/relevant.js';
-import { loadSets, storeInput, type LabeledSet, type Query, type Split } from './harness.js';
+import { loadSet, loadSets, type LabeledSet, type Query, type Split } from './harness.js';
 
 const { values } = parseArgs({ options: { split: { type: 'string', default: 'dev' }, dump: { type: 'string' }, negatives: { type: 'string', default: '40' } } });
 const splits: Split[] = values.split === 'all' ? ['dev', 'test'] : [values.split as Split];
@@ -28,20 +24,8 @@ interface Row {
 }
 
 async function runSet(set: LabeledSet, others: readonly Query[], user: Record<string, unknown>): Promise<Row[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'hm-eval-relevant-'));
-  let clock = Date.parse(set.memories[0]?.at ?? '2026-01-01T00:00:00Z');
-  const config = resolveConfig({ dataDir: dir, ...user }, { env: {} });
-  const hybrid = MemoryService.open({ config, env: {}, now: () => clock });
-  const plain = MemoryService.open({ config, env: {}, now: () => clock });
+  const { dir, config, hybrid, plain, byFact, close } = await loadSet(set, user);
   try {
-    const byFact = new Map<string, string>();
-    for (const m of set.memories) {
-      clock = Date.parse(m.at);
-      byFact.set(hybrid.memoryStore(storeInput(set, m)).fact.id, m.id);
-    }
-    clock = Date.parse(set.memories.at(-1)?.at ?? '2026-01-01T00:00:00Z') + 86_400_000;
-    const semantic = await startSemantic(hybrid, config, () => undefined);
-    await semantic.embedMissing();
     const hooks = { fulltext: new RelevantRecallHook(plain, config), hybrid: new RelevantRecallHook(hybrid, resolveConfig({ dataDir: dir, ...user, autoRecall: { relevant: { ...((user.autoRecall as { relevant?: object } | undefined)?.relevant ?? {}), vectorDeadlineMs: 5000 } } }, { env: {} })) };
     const rows: Row[] = [];
     const turns = [...set.queries.filter((q) => splits.includes(q.split)).map((q) => ({ q, onTopic: true })), ...others.slice(0, NEGATIVES).map((q) => ({ q, onTopic: false }))];
@@ -55,9 +39,7 @@ async function runSet(set: LabeledSet, others: readonly Query[], user: Record<st
     }
     return rows;
   } finally {
-    await hybrid.close();
-    await plain.close();
-    rmSync(dir, { recursive: true, force: true });
+    await close();
   }
 }
 

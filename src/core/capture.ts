@@ -209,7 +209,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
       entity: subject?.[1] && NAMED_THING.test(subject[1]) ? slug(subject[1]) : null,
       tags: ['auto-capture', r.rule],
       importance: r.importance,
-      decayClass: /\b(?:today|tonight|this (?:week|month|sprint)|tomorrow|until)\b/i.test(rest) ? 'episodic' : r.decay,
+      decayClass: FLEETING.test(rest) ? 'episodic' : r.decay,
       confidence: r.confidence,
       corrects: r.rule === 'correction',
       redacted,
@@ -217,19 +217,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
   }
   const named = NAMED.exec(body);
   if (named && named[1] && named[2] && (NAMED_THING.test(named[1]) || NAMED_THING.test(named[2])) && !/^(?:it|this|that|there|here|he|she|they|which|what)$/i.test(named[1].trim())) {
-    const { text, redacted } = factText(body);
-    return {
-      rule: 'named-fact',
-      text,
-      category: category(body, null),
-      entity: slug(named[1]),
-      tags: ['auto-capture', 'named-fact'],
-      importance: 0.5,
-      decayClass: /\b(?:today|tonight|this (?:week|month|sprint)|tomorrow|until)\b/i.test(body) ? 'volatile' : 'stable',
-      confidence: 0.7,
-      corrects: false,
-      redacted,
-    };
+    return namedFact(body, { entity: slug(named[1]), importance: 0.5, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' });
   }
   return declarative(body);
 }
@@ -239,8 +227,16 @@ function listedItem(item: string): CapturedFact | null {
   const ruled = captureSentence(item);
   if (ruled) return ruled;
   if (NOT_A_STATEMENT.test(item) || item.split(/\s+/).length < 2) return null;
-  const { text, redacted } = factText(item);
-  return { rule: 'named-fact', text, category: category(item, null), entity: null, tags: ['auto-capture', 'named-fact'], importance: 0.5, decayClass: 'stable', confidence: 0.75, corrects: false, redacted };
+  return namedFact(item, { entity: null, importance: 0.5, confidence: 0.75, decayClass: 'stable' });
+}
+
+/** Words that make a fact short-lived. */
+const FLEETING = /\b(?:today|tonight|this (?:week|month|sprint)|tomorrow|until)\b/i;
+
+/** A fact of the named-fact rules (a statement about something), from the sentence as written. */
+function namedFact(body: string, o: { entity: string | null; importance: number; confidence: number; decayClass: DecayClass }): CapturedFact {
+  const { text, redacted } = factText(body);
+  return { rule: 'named-fact', text, category: category(body, null), tags: ['auto-capture', 'named-fact'], corrects: false, redacted, ...o };
 }
 
 /** A request to the assistant, not a statement ("write ...", "can you ...", "draft ..."). */
@@ -256,19 +252,7 @@ const STATE_VERB = /\b(?:stay|stays|run|see|sees|switched|is|are|was|were|'s|'re
  */
 function declarative(body: string): CapturedFact | null {
   if (IMPERATIVE.test(body) || !SPECIFIC.test(body) || !STATE_VERB.test(body) || body.split(/\s+/).length < 4) return null;
-  const { text, redacted } = factText(body);
-  return {
-    rule: 'named-fact',
-    text,
-    category: category(body, null),
-    entity: null,
-    tags: ['auto-capture', 'named-fact'],
-    importance: 0.4,
-    decayClass: /\b(?:today|tonight|this (?:week|month|sprint)|tomorrow|until)\b/i.test(body) ? 'volatile' : 'stable',
-    confidence: 0.7,
-    corrects: false,
-    redacted,
-  };
+  return namedFact(body, { entity: null, importance: 0.4, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' });
 }
 
 /** Share of `of`'s words that `other` holds. */
