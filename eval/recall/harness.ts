@@ -69,7 +69,7 @@ export function loadSets(dir = SETS_DIR): LabeledSet[] {
 const AGENT_CATEGORY: Readonly<Record<string, Category>> = { preference: 'preference', decision: 'decision', person: 'entity', project: 'fact', event: 'fact', other: 'other' };
 
 /** How a memory is stored: as an agent would keep it (a chat turn with its speaker; notes with entity and tags). */
-export function storeInput(set: LabeledSet, m: Memory) {
+function storeInput(set: LabeledSet, m: Memory) {
   if (set.kind === 'chat') return { text: `${m.speaker ?? 'someone'}: ${m.text}` };
   return {
     text: m.text,
