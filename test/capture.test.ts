@@ -5,7 +5,7 @@
  * and the configuration.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureFacts, captureSentence } from '../src/core/capture.js';
+import { captureFacts, captureSentence, plainFact } from '../src/core/capture.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { MemoryError } from '../src/core/errors.js';
 import { callAgentTool } from '../src/memory/agent-tools.js';
@@ -58,6 +58,26 @@ describe('capture rules', () => {
   });
 });
 
+describe('secret values never kept, whatever their shape', () => {
+  it('masks passwords after a slash or a password word, and codes wherever the code word stands; keeps paths, times and vault pointers', () => {
+    const cases: [string, string][] = [
+      ['Green room wifi at the last place was BlueNote_Backstage / midnightsax88', 'Green room wifi at the last place was BlueNote_Backstage / [not stored: ask the user]'],
+      ['the pending one, the combo on the backup box on the side gate is 0619', 'The pending one, the combo on the backup box on the side gate is [not stored: ask the user]'],
+      ['the wifi password is sunflower22 btw', 'The wifi password is [not stored: ask the user] btw'],
+      ['the door code changed to 55123', 'The door code changed to [not stored: ask the user]'],
+      ['the code is in src/app and the api key is in 1password', 'The code is in src/app and the api key is in 1password'],
+      ['standup is at 9:30 / 10:00 on fridays', 'Standup is at 9:30 / 10:00 on fridays'],
+      ['my password is in bitwarden', 'My password is in bitwarden'],
+    ];
+    for (const [sentence, text] of cases) expect({ sentence, text: (captureSentence(sentence) ?? plainFact({ text: sentence, listed: false }))?.text }).toEqual({ sentence, text });
+  });
+
+  it('keeps nothing the user asks not to keep, and nothing that is a question, a request or a hedge, even past the rules', () => {
+    for (const sentence of ["the lockbox code is 7719 but don't keep that anywhere", 'run the eval script on the latest checkpoint', 'maybe we move the office to Leeds next year', 'is the build green?', 'I just LOVE waiting for CI 🙃'])
+      expect({ sentence, rule: captureSentence(sentence), plain: plainFact({ text: sentence, listed: false }) }).toEqual({ sentence, rule: null, plain: null });
+  });
+});
+
 describe('capture into the store', () => {
   let home: TestHome;
   let svc: MemoryService;
@@ -66,27 +86,28 @@ describe('capture into the store', () => {
     home?.cleanup();
   });
 
-  it('stores what the rules find, as the caller, with source auto-capture; memory it already has is strengthened, not stored again', () => {
+  it('stores what the rules find, as the caller, with source auto-capture; memory it already has is strengthened, not stored again', async () => {
     home = tempHome();
     ({ svc } = openService(home));
-    const first = svc.capture([user('remember that the staging DB is on db2.internal. also I prefer tabs over spaces')], AGENT);
+    const { decisions: first, by, reason } = await svc.capture([user('remember that the staging DB is on db2.internal. also I prefer tabs over spaces')], AGENT);
+    expect({ by, reason }).toEqual({ by: 'rules', reason: 'the embedding model is not running' });
     expect(first.map((d) => d.action)).toEqual(['stored', 'stored']);
     const facts = svc.listFacts({}, AGENT);
     expect(facts.map((f) => [f.source, f.scope.kind, f.scope.agentId, f.category])).toEqual([
       ['auto-capture', 'agent', 'agent-a', 'preference'],
       ['auto-capture', 'agent', 'agent-a', 'technical'],
     ]);
-    const again = svc.capture([user('note: the staging db is on db2.internal')], AGENT);
+    const { decisions: again } = await svc.capture([user('note: the staging db is on db2.internal')], AGENT);
     expect(again.map((d) => [d.action, d.fact?.id])).toEqual([['strengthened', first[0]?.fact?.id]]);
     expect(svc.listFacts({}, AGENT)).toHaveLength(2);
     expect(svc.getFact(first[0]?.fact?.id as string, AGENT).recallCount).toBe(1);
   });
 
-  it('a correction replaces the fact it corrects (a new version, no conflict)', () => {
+  it('a correction replaces the fact it corrects (a new version, no conflict)', async () => {
     home = tempHome();
     ({ svc } = openService(home));
     const old = svc.memoryStore({ text: 'The build box is ci-03', category: 'technical', entity: 'build-box' });
-    const [d] = svc.capture([user('actually the build box is ci-04 now')]);
+    const [d] = (await svc.capture([user('actually the build box is ci-04 now')])).decisions;
     expect(d).toMatchObject({ action: 'superseded', replaces: { id: old.fact.id } });
     const current = svc.listFacts({ entity: 'build-box' });
     expect(current.map((f) => f.text)).toEqual(['The build box is ci-04 now']);
@@ -97,7 +118,7 @@ describe('capture into the store', () => {
   it('dry run decides and writes nothing; minConfidence and categories filter; bad input is a typed error that writes nothing', async () => {
     home = tempHome({ autoCapture: { categories: ['preference'], minConfidence: 0.8 } });
     ({ svc } = openService(home));
-    const dry = svc.capture([user('remember that the staging DB is on db2.internal. I prefer tabs over spaces. Priya is the on-call lead')], undefined, { dryRun: true });
+    const { decisions: dry } = await svc.capture([user('remember that the staging DB is on db2.internal. I prefer tabs over spaces. Priya is the on-call lead')], undefined, { dryRun: true });
     expect(dry.map((d) => d.action)).toEqual(['skipped', 'stored', 'skipped']);
     expect(dry[0]?.reason).toMatch(/category technical is not in autoCapture.categories/);
     expect(dry[2]?.reason).toMatch(/confidence 0.7 is below autoCapture.minConfidence/);

@@ -63,6 +63,8 @@ export const DEFAULTS = {
     enabled: true,
     /** Only the first this many characters of each user message are read. */
     maxChars: 5000,
+    /** The sentence classifier decides what is kept when the embedding model it was trained for runs (rules alone otherwise). */
+    classifier: true,
     /** Facts the rules are less sure of than this are not kept (rules: 0.7 to 0.95). */
     minConfidence: 0.7,
     /** Where captured facts live: the caller's agent, its session, or everyone (global without an id). */

@@ -58,6 +58,7 @@ export const configSchema = z
       .strictObject({
         enabled: z.boolean().default(D.autoCapture.enabled),
         maxChars: z.int().min(100).max(100_000).default(D.autoCapture.maxChars).describe('Only the first this many characters of each user message are read.'),
+        classifier: z.boolean().default(D.autoCapture.classifier).describe('The sentence classifier decides what is kept when the embedding model it was trained for runs; rules alone otherwise.'),
         minConfidence: z.number().min(0).max(1).default(D.autoCapture.minConfidence).describe('Facts the rules are less sure of are not kept (rules: 0.7 to 0.95).'),
         scope: z.enum(['agent', 'session', 'global']).default(D.autoCapture.scope).describe("Where captured facts live (global when the caller has no agent or session id)."),
         categories: z.array(z.enum(CATEGORIES)).min(1).nullable().default(D.autoCapture.categories as null).describe('Only these categories are kept; null: every category.'),

@@ -25,7 +25,9 @@ import { redactSecrets, REDACTED } from './auth/redact.js';
 import { contentStems, stripInjected } from './relevant-block.js';
 import type { Category, DecayClass } from './types.js';
 
-export const CAPTURE_RULES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
+const RULE_NAMES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
+/** What found a fact: one of the rules, or the sentence classifier (`model`, src/core/capture-model.ts). */
+export const CAPTURE_RULES = [...RULE_NAMES, 'model'] as const;
 export type CaptureRule = (typeof CAPTURE_RULES)[number];
 
 export interface CaptureTurn {
@@ -67,7 +69,9 @@ const NAMED = /^(?:(?:my|our|the|his|her|their)\s+)?([\w][\w .'/-]{1,60}?)\s+(?:
 /** A value or subject that names something: a host, IP, port, path, version, e-mail, a capitalised Name. */
 const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
 /** Sentences that state nothing: questions, requests, hedges, hypotheticals, sarcasm. */
-const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s|(?:he|she|they|[A-Z][a-z]+|my \w+) (?:says|said|thinks|claims|reckons|believes|told me)|keeps? (?:dying|failing|crashing|breaking))\b/i;
+const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s|(?:he|she|they|[A-Z][a-z]+|my \w+) (?:says|said|thinks|claims|reckons|believes|told me)|keeps? (?:dying|failing|crashing|breaking|getting|flapping))\b|[\u{1F643}\u{1F644}\u{1F612}\u{1F60F}]/iu;
+/** The user asks for it not to be kept ("don't write that anywhere", "off the record"). */
+const DO_NOT_KEEP = /\b(?:don'?t|do not|never|no need to) (?:write|keep|store|save|note|record|remember|log) (?:that|this|it|them)\b|\b(?:off the record|between us|don'?t (?:save|store) that)\b/i;
 /** Words that open a sentence without meaning ("ok so", "also", "btw"). */
 const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
@@ -172,12 +176,21 @@ const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env
 /** A token with lower case, upper case, a digit and a symbol is a password wherever it stands. */
 const PASSWORD_SHAPE = /(?<![^\s(])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
 
+/** Words that say a number is an access code ("the combo on the side gate is 0619"). */
+const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad)\b/i;
+
 function maskValues(text: string): string {
   text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED));
+  // A number given as a code, wherever the code word stands in the sentence.
+  if (CODE_WORDS.test(text)) text = text.replace(/(\b(?:is|was|are|to|:|=|of)\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi, `$1${REDACTED}`);
   if (!CREDENTIAL_WORDS.test(text)) return text;
-  return text
-    .replace(/\b(pin|passcode|pass ?code|code)(\s*(?:is|was|:|=)\s*)\d{3,12}\b/gi, `$1$2${REDACTED}`)
-    .replace(VALUE_LIKE, (token) => (NOT_A_VALUE.test(token) || token.startsWith(REDACTED) ? token : REDACTED));
+  return (
+    text
+      // "name / password", "user: x / y": in a sentence about a credential, what follows the slash is the secret, whatever it looks like.
+      .replace(/(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})/g, (all, pre: string, token: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) ? all : `${pre}${REDACTED}`))
+      .replace(/\b(password|passwd|passphrase|pw|pwd|pass)(\s*(?:is|was|:|=)?\s+)(?!is\b|was\b|in\b|for\b|on\b|at\b|the\b|a\b|an\b|to\b|\[)([^\s,;'"`()]{3,256})/gi, `$1$2${REDACTED}`)
+      .replace(VALUE_LIKE, (token) => (NOT_A_VALUE.test(token) || token.startsWith(REDACTED) ? token : REDACTED))
+  );
 }
 
 /** The sentence as a fact: filler off, capitalised, secrets replaced (and reported), bounded. */
@@ -192,7 +205,7 @@ function factText(sentence: string): { text: string; redacted: boolean } {
 export function captureSentence(sentence: string, listed = false): CapturedFact | null {
   if (listed) return listedItem(sentence);
   const body = sentence.replace(FILLER, '').trim();
-  if (body.length < MIN_CHARS || (NOT_A_STATEMENT.test(body) && !STOP_REQUEST.test(body))) return null;
+  if (body.length < MIN_CHARS || DO_NOT_KEEP.test(body) || (NOT_A_STATEMENT.test(body) && !STOP_REQUEST.test(body))) return null;
   for (const r of RULES) {
     const m = r.re.exec(body);
     if (!m) continue;
@@ -255,6 +268,25 @@ function declarative(body: string): CapturedFact | null {
   return namedFact(body, { entity: null, importance: 0.4, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' });
 }
 
+/** What the sentence classifier (src/core/capture-model.ts) reads besides the sentence's embedding. */
+export const CUE_NAMES = ['listed', 'question', 'not-a-statement', 'imperative', 'specific', 'named-thing', 'first-person', 'words', 'redacted', ...RULE_NAMES.map((r) => `rule:${r}`)] as const;
+
+/** The cues of one sentence, in CUE_NAMES order (0 or 1, words scaled to 0..2); `ruled` is what the rules found in it. */
+export function sentenceCues(sentence: UserSentence, ruled: CapturedFact | null): number[] {
+  const body = sentence.text.replace(FILLER, '').trim();
+  const words = body.split(/\s+/).length;
+  const flags = [
+    sentence.listed,
+    /\?\s*$/.test(body),
+    NOT_A_STATEMENT.test(body),
+    IMPERATIVE.test(body),
+    SPECIFIC.test(body),
+    NAMED_THING.test(body),
+    /^(?:i|i'm|im|i've|i'd|we|we're|we've|my|our|us)\b/i.test(body),
+  ].map(Number);
+  return [...flags, Math.min(words / 20, 2), Number(ruled?.redacted ?? false), ...RULE_NAMES.map((r) => Number(ruled?.rule === r))];
+}
+
 /** Share of `of`'s words that `other` holds. */
 export function shareOf(of: ReadonlySet<string>, other: ReadonlySet<string>): number {
   if (of.size === 0) return 0;
@@ -263,25 +295,46 @@ export function shareOf(of: ReadonlySet<string>, other: ReadonlySet<string>): nu
   return n / of.size;
 }
 
-/** Every fact the rules find in a conversation's user turns, in order, without repeats (a correction replaces what it corrects). */
-export function captureFacts(turns: readonly CaptureTurn[], options: { maxChars: number }): CapturedFact[] {
+/** One sentence of the user's and the fact the rules found in it (null: none fired). */
+export interface Candidate {
+  readonly sentence: UserSentence;
+  readonly ruled: CapturedFact | null;
+}
+
+/** Every sentence of a conversation's user turns (never tool or assistant text), with what the rules find in it. */
+export function captureCandidates(turns: readonly CaptureTurn[], maxChars: number): Candidate[] {
+  return turns
+    .filter((t) => /^(?:user|human|prompt)$/i.test(t.role))
+    .flatMap((t) => userSentences(t.content, maxChars))
+    .map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed) }));
+}
+
+/** The chosen facts in order, without repeats; a correction later in the conversation replaces what it corrects ("tuesdays ... wait, thursdays"). */
+export function keepFacts(chosen: readonly CapturedFact[]): CapturedFact[] {
   const out: CapturedFact[] = [];
   const seen = new Set<string>();
-  for (const t of turns) {
-    if (!/^(?:user|human|prompt)$/i.test(t.role)) continue;
-    for (const s of userSentences(t.content, options.maxChars)) {
-      const f = captureSentence(s.text, s.listed);
-      if (!f) continue;
-      const key = f.text.toLowerCase();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      // A correction later in the same conversation replaces what it corrects ("tuesdays ... wait, thursdays").
-      if (f.corrects) {
-        const words = contentStems(f.text);
-        for (let i = out.length - 1; i >= 0; i--) if (shareOf(contentStems((out[i] as CapturedFact).text), words) >= 0.25) out.splice(i, 1);
-      }
-      out.push(f);
+  for (const f of chosen) {
+    const key = f.text.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (f.corrects) {
+      const words = contentStems(f.text);
+      for (let i = out.length - 1; i >= 0; i--) if (shareOf(contentStems((out[i] as CapturedFact).text), words) >= 0.25) out.splice(i, 1);
     }
+    out.push(f);
   }
   return out;
+}
+
+/** Every fact the rules find in a conversation's user turns, in order, without repeats. */
+export function captureFacts(turns: readonly CaptureTurn[], options: { maxChars: number }): CapturedFact[] {
+  return keepFacts(captureCandidates(turns, options.maxChars).flatMap((c) => (c.ruled ? [c.ruled] : [])));
+}
+
+/** A sentence the classifier keeps though no rule fired: kept as the user wrote it (filler off, secrets out). */
+export function plainFact(sentence: UserSentence): CapturedFact | null {
+  const body = sentence.text.replace(FILLER, '').trim();
+  // What the rules never keep stays out whatever the classifier says: questions, requests, hedges, asides.
+  if (body.length < MIN_CHARS || body.split(/\s+/).length < 3 || DO_NOT_KEEP.test(body) || NOT_A_STATEMENT.test(body) || IMPERATIVE.test(body)) return null;
+  return { ...namedFact(body, { entity: null, importance: 0.4, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' }), rule: 'model', tags: ['auto-capture', 'model'] };
 }

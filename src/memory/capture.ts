@@ -5,7 +5,9 @@
  * again; a correction replaces the current fact it corrects (a new version, not a conflict). All of one
  * conversation is one transaction. `dryRun` decides everything and writes nothing.
  */
-import { captureFacts, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { captureCandidates, keepFacts, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
+import { CAPTURE_MODEL } from '../core/capture-weights.js';
 import { contentStems } from '../core/relevant-block.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
@@ -16,6 +18,8 @@ import { storeFact } from './write.js';
 
 export interface CaptureOptions {
   readonly maxChars: number;
+  /** Let the sentence classifier decide (when the embedding model it was trained for runs). */
+  readonly classifier: boolean;
   readonly minConfidence: number;
   /** Only facts of these categories are kept (null: every category). */
   readonly categories: readonly Category[] | null;
@@ -98,9 +102,35 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   return { action: replaces ? 'superseded' : 'stored', found, fact: r.fact, replaces, reason: null };
 }
 
-/** Capture a conversation: every fact the rules find, decided and (unless dryRun) written in one transaction. */
-export function captureConversation(ctx: Ctx, turns: readonly CaptureTurn[], caller: Caller, o: CaptureOptions): CaptureDecision[] {
-  const found = captureFacts(turns, { maxChars: o.maxChars });
+/** What decided which sentences are kept: the classifier over the rules and the embedding, or the rules alone. */
+export type CaptureBy = 'classifier' | 'rules';
+
+/** What embeds the user's sentences for the classifier (the semantic layer). */
+export interface SentenceEmbedder {
+  readonly info: { readonly modelId: string; readonly dim: number };
+  embedTexts(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/**
+ * The facts worth keeping in a conversation's user turns: the classifier decides when it may (enabled, an
+ * embedder of the model its weights belong to); else, or when embedding fails, the rules alone.
+ */
+export async function findFacts(embedder: SentenceEmbedder | null, turns: readonly CaptureTurn[], o: Pick<CaptureOptions, 'maxChars' | 'classifier'>): Promise<{ found: CapturedFact[]; by: CaptureBy; reason: string | null }> {
+  const candidates = captureCandidates(turns, o.maxChars);
+  const rules = (reason: string | null) => ({ found: keepFacts(candidates.flatMap((c) => (c.ruled ? [c.ruled] : []))), by: 'rules' as const, reason });
+  if (!o.classifier) return rules('autoCapture.classifier is off');
+  if (!embedder) return rules('the embedding model is not running');
+  if (!modelFits(CAPTURE_MODEL, embedder.info.modelId, embedder.info.dim)) return rules(`the classifier was trained for ${CAPTURE_MODEL.modelId}, not ${embedder.info.modelId}`);
+  if (candidates.length === 0) return { found: [], by: 'classifier', reason: null };
+  try {
+    return { found: modelFacts(CAPTURE_MODEL, candidates, await embedder.embedTexts(candidates.map(candidateText))), by: 'classifier', reason: null };
+  } catch (err) {
+    return rules(`embedding the sentences failed: ${(err as Error).message}`);
+  }
+}
+
+/** Capture what was found in a conversation: each fact decided and (unless dryRun) written, all in one transaction. */
+export function captureConversation(ctx: Ctx, found: readonly CapturedFact[], caller: Caller, o: CaptureOptions): CaptureDecision[] {
   if (found.length === 0) return [];
   if (o.dryRun) return found.map((f) => decide(ctx, f, caller, o));
   return ctx.tx('auto-capture', () => found.map((f) => decide(ctx, f, caller, o)));

@@ -21,7 +21,7 @@ import { changeLinkType, cutLink, memoryLink } from './links.js';
 import { runMaintenance, type MaintenanceReport } from './maintenance.js';
 import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
 import { memoryRecall, recordRecall, type RecallHit } from './recall.js';
-import { captureConversation, type CaptureDecision } from './capture.js';
+import { captureConversation, findFacts, type CaptureBy, type CaptureDecision } from './capture.js';
 import type { CaptureTurn } from '../core/capture.js';
 import { orphans, readGraph, readNeighbors, staleFacts, weakLinks, type GraphFilter } from './graph.js';
 import { credentialRecall, underLimit, type CredentialQuery } from './credentials.js';
@@ -146,12 +146,14 @@ export class MemoryService {
   /**
    * Auto-capture: the facts worth keeping from a conversation's user turns (config autoCapture), stored,
    * strengthened when memory already has them, or replacing the fact a correction corrects; one transaction.
-   * `dryRun` decides and writes nothing.
+   * The sentence classifier decides when the semantic layer runs its model, the rules alone otherwise
+   * (`by`, and `reason` says why). `dryRun` decides and writes nothing.
    */
-  capture(turns: readonly CaptureTurn[], caller: Caller = OPERATOR, options: { dryRun?: boolean } = {}): CaptureDecision[] {
+  async capture(turns: readonly CaptureTurn[], caller: Caller = OPERATOR, options: { dryRun?: boolean } = {}): Promise<{ decisions: CaptureDecision[]; by: CaptureBy; reason: string | null }> {
     const a = this.config.autoCapture;
-    const cats = a.categories as readonly Category[] | null;
-    return captureConversation(this.ctx, turns, this.settled(caller), { maxChars: a.maxChars, minConfidence: a.minConfidence, categories: cats, scope: a.scope, dryRun: options.dryRun === true });
+    const o = { maxChars: a.maxChars, classifier: a.classifier, minConfidence: a.minConfidence, categories: a.categories as readonly Category[] | null, scope: a.scope, dryRun: options.dryRun === true };
+    const { found, by, reason } = await findFacts(this.semantic, turns, o);
+    return { decisions: captureConversation(this.ctx, found, this.settled(caller), o), by, reason };
   }
 
   // Curation

@@ -101,7 +101,7 @@ function register(api: OpenClawPluginApi): void {
       try {
         const turns = thisTurnsUserMessages(event.messages ?? []);
         if (turns.length === 0) return;
-        const decisions = (await open()).svc.capture(turns, runCaller(config, ctx));
+        const { decisions } = await (await open()).svc.capture(turns, runCaller(config, ctx));
         const kept = decisions.filter((d) => d.action !== 'skipped').length;
         if (kept > 0) log(`auto-capture: ${kept} fact(s) kept (${decisions.map((d) => d.action).join(', ')})`);
       } catch (err) {

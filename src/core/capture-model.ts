@@ -1,0 +1,51 @@
+/**
+ * The sentence classifier of auto-capture (issue 19): a logistic regression over a sentence's embedding
+ * (the store's own offline model, USE-lite) and the cues of src/core/capture.ts (what the rules found,
+ * question, request, something specific, ...). It decides which of the user's sentences are worth keeping:
+ * it can keep a sentence no rule fired on (a fact stated without trigger words) and drop one a rule fired
+ * on (a request that looks like a preference). Trained by `npm run eval:capture -- --train` on the dev
+ * split of eval/capture/sets; the weights (src/core/capture-weights.ts) belong to one embedding model and
+ * are not used with any other: the rules alone decide then.
+ */
+import { CUE_NAMES, keepFacts, plainFact, sentenceCues, type Candidate, type CapturedFact } from './capture.js';
+
+export interface CaptureModel {
+  /** The embedding model the weights were trained on (EmbedderInfo.modelId). */
+  readonly modelId: string;
+  readonly cueNames: readonly string[];
+  readonly cues: readonly number[];
+  readonly embedding: readonly number[];
+  readonly bias: number;
+  /** A sentence is kept at this probability or above. */
+  readonly threshold: number;
+}
+
+/** The weights fit this embedder: same model, same dimension, same cues. */
+export function modelFits(model: CaptureModel, modelId: string, dim: number): boolean {
+  return model.modelId === modelId && model.embedding.length === dim && model.cueNames.length === CUE_NAMES.length && model.cueNames.every((n, i) => n === CUE_NAMES[i]);
+}
+
+/** Probability that a sentence is worth keeping. */
+export function keepProbability(model: CaptureModel, cues: readonly number[], vector: Float32Array): number {
+  let z = model.bias;
+  for (let i = 0; i < cues.length; i++) z += (model.cues[i] ?? 0) * (cues[i] ?? 0);
+  for (let i = 0; i < vector.length; i++) z += (model.embedding[i] ?? 0) * (vector[i] ?? 0);
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The text the classifier embeds for a sentence. */
+export function candidateText(c: Candidate): string {
+  return c.sentence.text;
+}
+
+/** The facts the classifier keeps: the rule's fact where one fired, else the sentence as written. */
+export function modelFacts(model: CaptureModel, candidates: readonly Candidate[], vectors: readonly Float32Array[]): CapturedFact[] {
+  const chosen: CapturedFact[] = [];
+  candidates.forEach((c, i) => {
+    const v = vectors[i];
+    if (!v || keepProbability(model, sentenceCues(c.sentence, c.ruled), v) < model.threshold) return;
+    const f = c.ruled ?? plainFact(c.sentence);
+    if (f) chosen.push(f);
+  });
+  return keepFacts(chosen);
+}
