@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureFacts, captureSentence, plainFact } from '../src/core/capture.js';
 import { resolveConfig } from '../src/config/resolve.js';
+import { startSemantic } from '../src/main.js';
 import { MemoryError } from '../src/core/errors.js';
 import { callAgentTool } from '../src/memory/agent-tools.js';
 import type { MemoryService } from '../src/memory/service.js';
@@ -131,3 +132,39 @@ describe('capture into the store', () => {
     expect(() => resolveConfig({ autoCapture: { scope: 'team' } }, { env: home.env })).toThrow(MemoryError);
   });
 });
+
+describe('the sentence classifier (real embedding worker, the shipped model)', () => {
+  let home: TestHome;
+  let svc: MemoryService;
+  afterEach(async () => {
+    await svc?.close();
+    home?.cleanup();
+  });
+
+  const said = user('the walk-in freezer is the one on the left. can you draft the email to the landlord? I prefer tabs over spaces. run the tests please. The weather is nice today.');
+
+  it('decides with the semantic layer running: keeps a fact stated without trigger words, drops requests and small talk', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    await startSemantic(svc, home.config, () => undefined, { maintain: false });
+    const r = await svc.capture([said], AGENT);
+    expect({ by: r.by, reason: r.reason }).toEqual({ by: 'classifier', reason: null });
+    expect(r.decisions.map((d) => [d.action, d.found.rule, d.found.text])).toEqual([
+      ['stored', 'model', 'The walk-in freezer is the one on the left.'],
+      ['stored', 'preference', 'I prefer tabs over spaces.'],
+    ]);
+    expect(svc.listFacts({}, AGENT).map((f) => [f.source, f.tags])).toEqual(
+      expect.arrayContaining([['auto-capture', ['auto-capture', 'model']]]),
+    );
+  });
+
+  it('autoCapture.classifier off: the rules alone decide, and say so', async () => {
+    home = tempHome({ autoCapture: { classifier: false } });
+    ({ svc } = openService(home));
+    await startSemantic(svc, home.config, () => undefined, { maintain: false });
+    const r = await svc.capture([said], AGENT, { dryRun: true });
+    expect({ by: r.by, reason: r.reason }).toEqual({ by: 'rules', reason: 'autoCapture.classifier is off' });
+    expect(r.decisions.map((d) => d.found.rule)).toEqual(['preference']);
+  });
+});
+

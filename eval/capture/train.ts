@@ -85,7 +85,7 @@ function fit(train: readonly Row[], lambda: number, posWeight: number): { w: Flo
   return { w, b };
 }
 
-function toModel(f: { w: Float64Array; b: number }, threshold: number): CaptureModel {
+function toModel(f: { w: Float64Array; b: number }, t: Thresholds): CaptureModel {
   const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
   return {
     modelId: embedder.info.modelId,
@@ -93,21 +93,25 @@ function toModel(f: { w: Float64Array; b: number }, threshold: number): CaptureM
     cues: Array.from(f.w.subarray(0, CUE_NAMES.length), r4),
     embedding: Array.from(f.w.subarray(CUE_NAMES.length), (x) => r4(x * SCALE)),
     bias: r4(f.b),
-    threshold,
+    threshold: t.ruled,
+    plainThreshold: t.plain,
   };
 }
 
 const rounds = [...new Set(conversations.map((c) => round(c.file)))].sort((a, b) => a - b);
-const THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
+/** Probability at which a sentence is kept: one a rule fired on, and one none did. */
+interface Thresholds {
+  readonly ruled: number;
+  readonly plain: number;
+}
+const THRESHOLDS: Thresholds[] = [0.2, 0.3, 0.4, 0.5, 0.6].flatMap((ruled) => [0.4, 0.5, 0.6, 0.7, 0.8, 0.9].filter((plain) => plain >= ruled).map((plain) => ({ ruled, plain })));
 const SETTINGS = [
-  { lambda: 0.01, posWeight: 2 },
   { lambda: 0.03, posWeight: 2 },
   { lambda: 0.1, posWeight: 2 },
-  { lambda: 0.3, posWeight: 2 },
 ];
 
 /** Each round scored by a model fit on the other rounds, at each threshold. */
-function leaveOneRoundOut(setting: { lambda: number; posWeight: number }, thresholds: readonly number[]): Score[] {
+function leaveOneRoundOut(setting: { lambda: number; posWeight: number }, thresholds: readonly Thresholds[]): Score[] {
   const scores = thresholds.map(() => emptyScore());
   for (const held of rounds) {
     const fitted = fit(rows.filter((r) => round((conversations[r.conv] as Conversation).file) !== held), setting.lambda, setting.posWeight);
@@ -129,8 +133,8 @@ const rulesScore = emptyScore();
 for (const [i, c] of conversations.entries()) scoreConversation(rulesScore, c, keepFacts((perConv[i] as Candidate[]).flatMap((x) => (x.ruled ? [x.ruled] : []))));
 console.log(`\nrules alone on dev: precision ${f3(precision(rulesScore))}, recall ${f3(recall(rulesScore))}\n`);
 console.log('leave-one-round-out (each round scored by a model fit on the others):\n');
-console.log('| lambda | pos. weight | threshold | precision | recall | F1 | secrets |\n|---|---|---|---|---|---|---|');
-let best = { f1: -1, p: 0, lambda: 0, posWeight: 0, threshold: 0 };
+console.log('| lambda | pos. weight | threshold (ruled / plain) | precision | recall | F1 | secrets |\n|---|---|---|---|---|---|---|');
+let best = { f1: -1, p: 0, lambda: 0, posWeight: 0, threshold: { ruled: 0.5, plain: 0.5 } as Thresholds };
 for (const setting of SETTINGS) {
   const scores = leaveOneRoundOut(setting, THRESHOLDS);
   THRESHOLDS.forEach((t, ti) => {
@@ -140,10 +144,10 @@ for (const setting of SETTINGS) {
     const f1 = (2 * p * r) / (p + r);
     // Best F1; within 0.002 of it, the more precise (a fact kept wrongly costs more than one missed).
     if (f1 > best.f1 + 0.002 || (f1 > best.f1 - 0.002 && p > best.p)) best = { f1, p, ...setting, threshold: t };
-    console.log(`| ${setting.lambda} | ${setting.posWeight} | ${t} | ${f3(p)} | ${f3(r)} | ${f3(f1)} | ${s.secretsStored} |`);
+    console.log(`| ${setting.lambda} | ${setting.posWeight} | ${t.ruled} / ${t.plain} | ${f3(p)} | ${f3(r)} | ${f3(f1)} | ${s.secretsStored} |`);
   });
 }
-console.log(`\nbest by F1: lambda ${best.lambda}, positive weight ${best.posWeight}, threshold ${best.threshold} (F1 ${f3(best.f1)})`);
+console.log(`\nbest by F1: lambda ${best.lambda}, positive weight ${best.posWeight}, threshold ${best.threshold.ruled} / ${best.threshold.plain} (F1 ${f3(best.f1)})`);
 
 if (values.misses) console.log(`\n${(leaveOneRoundOut(best, [best.threshold])[0] as Score).misses.join('\n')}`);
 

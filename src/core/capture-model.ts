@@ -16,8 +16,10 @@ export interface CaptureModel {
   readonly cues: readonly number[];
   readonly embedding: readonly number[];
   readonly bias: number;
-  /** A sentence is kept at this probability or above. */
+  /** A sentence a rule fired on is kept at this probability or above. */
   readonly threshold: number;
+  /** A sentence no rule fired on is kept at this probability or above (a fact without any cue, so a higher bar). */
+  readonly plainThreshold: number;
 }
 
 /** The weights fit this embedder: same model, same dimension, same cues. */
@@ -43,7 +45,7 @@ export function modelFacts(model: CaptureModel, candidates: readonly Candidate[]
   const chosen: CapturedFact[] = [];
   candidates.forEach((c, i) => {
     const v = vectors[i];
-    if (!v || keepProbability(model, sentenceCues(c.sentence, c.ruled), v) < model.threshold) return;
+    if (!v || keepProbability(model, sentenceCues(c.sentence, c.ruled), v) < (c.ruled ? model.threshold : model.plainThreshold)) return;
     const f = c.ruled ?? plainFact(c.sentence);
     if (f) chosen.push(f);
   });
