@@ -67,7 +67,7 @@ describe('store, then recall by paraphrase, in two CLI processes', () => {
     expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, by: 'classifier', reason: null, decisions: [{ action: 'stored', rule: 'model', text: 'The walk-in freezer is the one on the left.', factId: null }] });
     const real = run(['capture']);
     expect(real.status, real.stderr).toBe(0);
-    expect(real.stdout).toMatch(/^stored {2}\[model, fact\] The walk-in freezer is the one on the left\. {2}f_/m);
+    expect(real.stdout).toMatch(/^stored {2}\[model, fact\] The walk-in freezer is the one on the left\. {2}fact_/m);
     expect(real.stdout).toContain('(decided by the sentence classifier)');
     expect(real.stdout).not.toContain('db9');
   }, 180_000);
