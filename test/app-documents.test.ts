@@ -32,6 +32,9 @@ describe('graph app feed lines', () => {
   it("names the hooks' recalls: memories given to a turn, a credential hint", () => {
     const label = (id: string) => (id === 'f1' ? 'Staging DB on db2' : undefined);
     expect(describeEvent(recall('memory_recall'), label)).toBe('recall "staging db": Staging DB on db2 0.50');
+    const stored = (source: string) => ({ kind: 'FACT_STORED', fact: { id: 'f1', label: 'Staging DB on db2', source } }) as unknown as Parameters<typeof describeEvent>[0];
+    expect(describeEvent(stored('auto-capture'), label)).toBe('captured from a turn "Staging DB on db2"');
+    expect(describeEvent(stored('cli'), label)).toBe('stored "Staging DB on db2"');
     expect(describeEvent(recall('relevant'), label)).toBe('memories for a turn "staging db": Staging DB on db2 0.50');
     expect(describeEvent(recall('auth_failure', 'db2'), label)).toBe('credential hint for db2 "staging db": Staging DB on db2 0.50');
   });

@@ -146,7 +146,7 @@ const TOOLS: readonly ToolImpl[] = [
     name: 'memory_capture',
     title: 'Capture memories from a conversation',
     description:
-      "Read a conversation and keep what the user said that is worth remembering (explicit requests, preferences, decisions, facts about named things, corrections), offline, by rules. Facts memory already has are strengthened, a correction replaces the fact it corrects, and secret values are never kept. Only the user's messages are read. dryRun reports without writing.",
+      "Read a conversation and keep what the user said that is worth remembering (explicit requests, preferences, decisions, facts about named things, corrections), offline: rules and a small classifier over the local embeddings. Facts memory already has are strengthened, a correction replaces the fact it corrects, and secret values are never kept. Only the user's messages are read. dryRun reports without writing.",
     inputSchema: toolInputSchema(captureSchema),
     writes: true,
     async run(svc, caller, args) {

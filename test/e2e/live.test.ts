@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../../src/http/server.js';
 import { MemoryService } from '../../src/memory/service.js';
+import { RelevantRecallHook } from '../../src/recall/relevant.js';
 import { tempHome, type TestHome } from '../helpers.js';
 import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
 import { attr, cli, ensureAppBuilt, launchBrowser, openGraph, poll, type GraphPage, type Point } from '../support/e2e.js';
@@ -92,6 +93,17 @@ describe('live activity', { timeout: 30_000 }, () => {
     // The ring fades: once it is gone the canvas there has no orange again.
     await poll(() => g.countPixels(at, 50, 'ring'), 4000).toBe(0);
     expect(d.svc.recallHistory().map((h) => h.query)).toEqual(['kangaroo', 'wombat billing']);
+  });
+
+  it("a turn's auto-capture and the next turn's relevant memories show as their own feed lines", async () => {
+    const agent = { role: 'specialist' as const, agentId: 'main', sessionId: 'turn-1' };
+    const { decisions } = await d.svc.capture([{ role: 'user', content: 'from now on we deploy the numbat service with Argo CD' }], agent);
+    expect(decisions.map((x) => x.action)).toEqual(['stored']);
+    await poll(() => feedHas(g, 'FACT_STORED', 'captured from a turn "From now on we deploy the numbat service with Argo CD"')).toBe(true);
+    const hook = new RelevantRecallHook(d.svc, d.home.config);
+    const next = await hook.evaluate({ prompt: 'how do we deploy the numbat service?', messages: [], agentId: 'main', sessionId: 'turn-2', role: 'specialist' });
+    expect(next.factIds).toEqual([decisions[0]?.fact?.id]);
+    await poll(() => feedHas(g, 'RECALL', 'memories for a turn "how do we deploy the numbat service?": From now on we deploy the numbat service with Argo CD')).toBe(true);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 export const FACT_FIELDS = /* GraphQL */ `
   fragment NodeFields on Fact {
-    id label category entity importance confidence strength cluster pinned superseded supersededBy expiresAt
+    id label category entity importance confidence strength cluster pinned superseded supersededBy expiresAt source
     decay { class halfLifeDays recency frozen }
   }`;
 

@@ -5,7 +5,8 @@ export function describeEvent(e: MemoryEvent, label: (id: string) => string | un
   const f = (id: string | null | undefined): string => (id ? `"${label(id) ?? id}"` : '');
   switch (e.kind) {
     case 'FACT_STORED':
-      return `stored ${f(e.fact?.id)}`.replace('""', `"${e.fact?.label ?? ''}"`);
+      // What auto-capture kept from a turn says so; everything else was stored by someone.
+      return `${e.fact?.source === 'auto-capture' ? 'captured from a turn' : 'stored'} ${f(e.fact?.id)}`.replace('""', `"${e.fact?.label ?? ''}"`);
     case 'FACT_SUPERSEDED':
       return `new version of ${f(e.oldFactId)}`;
     case 'FACT_DELETED':

@@ -17,6 +17,8 @@ export interface GNode {
   superseded: boolean;
   supersededBy: string | null;
   expiresAt: number | null;
+  /** What wrote it ('auto-capture': kept from a turn). */
+  source: string;
   decay: { class: string; halfLifeDays: number | null; recency: number; frozen: boolean };
 }
 

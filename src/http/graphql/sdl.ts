@@ -47,6 +47,8 @@ type Fact {
   updatedAt: Float!
   lastRecalledAt: Float
   recallCount: Int!
+  "What wrote it: tool, cli, import, graphql, plugin, system, collab or auto-capture (kept from a turn)."
+  source: String!
   "Every version of this fact, oldest first."
   versions: [Fact!]!
   "Visible links touching this fact."
