@@ -4,8 +4,14 @@
  * `hybrid-mem --json export > file` never writes an error into the file). Exit code 2 for a malformed
  * command line (MEM_ERR_USAGE: nothing ran), 1 for every other error; the stack (with causes) only when
  * HYBRID_MEM_DEBUG=1.
+ *
+ * Terminal safety: every human line goes through escapeTerminal (control and bidi characters shown as
+ * `\u001b`-style escapes), so text a fact brought along (also from a database written before input was
+ * checked) cannot drive the terminal. --json output is exact JSON; a `raw` result (a secret or document
+ * for a pipe) is written unchanged.
  */
-import { MemoryError, exitCodeOf } from '../core/errors.js';
+import { asMemoryError, exitCodeOf } from '../core/errors.js';
+import { escapeTerminal } from '../core/terminal.js';
 import type { CommandResult, Io } from './spec.js';
 
 export function printResult(r: CommandResult, io: Io, json: boolean): void {
@@ -15,20 +21,21 @@ export function printResult(r: CommandResult, io: Io, json: boolean): void {
     return;
   }
   const out = r.humanTo === 'stderr' ? io.stderr : io.stdout;
-  const text = typeof r.human === 'string' ? r.human : r.human.join('\n');
+  const joined = typeof r.human === 'string' ? r.human : r.human.join('\n');
+  const text = r.raw ? joined : escapeTerminal(joined);
   out.write(r.exact ? text : `${text}\n`);
 }
 
 /** Print `err` and return its exit code (exitCodeOf). */
 export function reportError(err: unknown, io: Io, json: boolean): number {
-  const e = err instanceof MemoryError ? err : new MemoryError('MEM_ERR_INTERNAL', err instanceof Error ? err.message : String(err), { cause: err });
+  const e = asMemoryError(err);
   const message = e.message.replace(/\s*\n\s*/g, ' ').trim();
   if (json) {
     io.stderr.write(`${JSON.stringify({ error: { code: e.code, message, details: e.details ?? null } })}\n`);
   } else {
-    io.stderr.write(`hybrid-mem: ${e.code}: ${message}\n`);
+    io.stderr.write(`hybrid-mem: ${e.code}: ${escapeTerminal(message)}\n`);
   }
-  if (io.env.HYBRID_MEM_DEBUG === '1') io.stderr.write(`${stackOf(err)}\n`);
+  if (io.env.HYBRID_MEM_DEBUG === '1') io.stderr.write(`${escapeTerminal(stackOf(err))}\n`);
   return exitCodeOf(e.code);
 }
 

@@ -51,6 +51,11 @@ export interface CommandResult {
   readonly humanTo?: 'stdout' | 'stderr';
   /** Write the human text exactly as given, with no newline added (a secret for a pipe). */
   readonly exact?: boolean;
+  /**
+   * Bytes that must reach a pipe unchanged (a secret, a JSON document): the human text is not passed
+   * through escapeTerminal. Everything else a person reads is (src/core/terminal.ts).
+   */
+  readonly raw?: boolean;
   /** Print the JSON pretty (documents such as an export); default one line. */
   readonly pretty?: boolean;
   /** The command streamed its own output (JSON Lines): print nothing more. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ORG_ROLES, PERMISSIONS, SPACE_VISIBILITIES, SUGGESTION_STATUSES, SUGGESTION_TYPES } from '../core/collab.js';
 import { isCommentId, isFactId, isOrgId, isSpaceId, isSuggestionId, type CommentId, type FactId, type OrgId, type SpaceId, type SuggestionId } from '../core/ids.js';
-import { LIMITS, parse } from '../memory/inputs.js';
+import { LIMITS, parse, plain, plainText } from '../memory/inputs.js';
 
 export const COLLAB_LIMITS = Object.freeze({
   userIdMax: 200,
@@ -27,7 +27,8 @@ export const userId = z
   // eslint-disable-next-line no-control-regex
   .refine((s) => s.trim() === s && !/[\u0000-\u001f\u007f]/.test(s), 'a user id without surrounding whitespace or control characters');
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+/** Names, comments and suggested text are stored and printed: no control characters (src/core/terminal.ts). */
+const text = plainText;
 const brandedId = <T extends string>(is: (v: unknown) => boolean, what: string) =>
   z.string().refine(is, what).transform((s) => s as T);
 
@@ -42,7 +43,7 @@ export const ids = {
 const role = z.enum(ORG_ROLES);
 const permission = z.enum(PERMISSIONS);
 const visibility = z.enum(SPACE_VISIBILITIES);
-const reason = z.string().trim().max(COLLAB_LIMITS.reasonMax).nullable().transform((r) => (r === '' ? null : r));
+const reason = plain(z.string().trim().max(COLLAB_LIMITS.reasonMax)).nullable().transform((r) => (r === '' ? null : r));
 const atLeastOne = (keys: readonly string[]) => (o: object) => keys.some((k) => (o as Record<string, unknown>)[k] !== undefined);
 
 export const createOrgSchema = z.strictObject({ name: text(COLLAB_LIMITS.nameMax), plan: text(COLLAB_LIMITS.planMax).default('free') });

@@ -177,10 +177,12 @@ const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env
 const PASSWORD_SHAPE = /(?<![^\s(])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
 
 /** Words that say a number is an access code ("the combo on the side gate is 0619"). */
-const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad)\b/i;
+const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad|lockbox|key ?safe|safe|locker|alarm)\b/i;
+/** Single digits in a row with dashes or spaces ("7-3-1-9", "2 9 0 4", "1-5-9-#"): a code, whatever the sentence says. */
+const DIGIT_RUN = /(?<![\w-])\d(?:[- ]\d){2,}(?:[- ][#*])?(?![\w-])|(?<![\w-])\d(?:-\d){1,}-[#*](?![\w-])/g;
 
 function maskValues(text: string): string {
-  text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED));
+  text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED)).replace(DIGIT_RUN, REDACTED);
   // A number given as a code, wherever the code word stands in the sentence.
   if (CODE_WORDS.test(text)) text = text.replace(/(\b(?:is|was|are|to|:|=|of)\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi, `$1${REDACTED}`);
   if (!CREDENTIAL_WORDS.test(text)) return text;

@@ -5,6 +5,8 @@
  * `user` errors are caused by the caller's input; `internal` errors are ours or the environment's. The CLI
  * exits with 2 for MEM_ERR_USAGE (a malformed command line: nothing ran) and 1 for every other error.
  */
+import { corruptionMessage, isCorruption } from './corruption.js';
+
 export const ERROR_CODES = {
   MEM_ERR_INVALID_INPUT: { kind: 'user', summary: 'An argument or field failed validation; the message names the field, what was expected and what arrived.' },
   MEM_ERR_USAGE: { kind: 'user', summary: 'A CLI command or option is unknown or malformed.' },
@@ -60,7 +62,7 @@ export const ERROR_CODES = {
   MEM_ERR_DB_READONLY: { kind: 'internal', summary: 'The database file or its folder is read-only; nothing was written.' },
   MEM_ERR_DB_BUSY: { kind: 'internal', summary: 'The database stayed locked by another process past the busy timeout; nothing was written.' },
   MEM_ERR_DB_FULL: { kind: 'internal', summary: 'The disk is full; the transaction was rolled back and nothing was written.' },
-  MEM_ERR_DB_CORRUPT: { kind: 'internal', summary: 'The database file is damaged or not a hybrid-mem database.' },
+  MEM_ERR_DB_CORRUPT: { kind: 'internal', summary: 'The database file is damaged or not a hybrid-mem database (found on open by PRAGMA quick_check, or by any read); the message gives the recovery steps (`hybrid-mem doctor --recover`).' },
   MEM_ERR_DB_TOO_NEW: { kind: 'internal', summary: 'The database was written by a newer hybrid-mem (schema version above this build).' },
   MEM_ERR_ACTOR_CRASHED: { kind: 'internal', summary: 'A worker thread died during the call; it was replaced, and the call can be retried.' },
   MEM_ERR_ACTOR_TIMEOUT: { kind: 'internal', summary: 'A worker call ran past its deadline; the worker was replaced.' },
@@ -126,11 +128,19 @@ export interface WireError {
 }
 
 export function toWire(err: unknown): WireError {
-  if (err instanceof MemoryError) {
-    return err.details ? { code: err.code, message: err.message, details: err.details } : { code: err.code, message: err.message };
-  }
+  const e = asMemoryError(err);
+  return e.details ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+}
+
+/**
+ * `err` as a MemoryError: itself, MEM_ERR_DB_CORRUPT for any SQLite report of a damaged file (with the
+ * recovery steps), else MEM_ERR_INTERNAL. The original is kept as `cause`.
+ */
+export function asMemoryError(err: unknown): MemoryError {
+  if (err instanceof MemoryError) return err;
   const message = err instanceof Error ? err.message : String(err);
-  return { code: 'MEM_ERR_INTERNAL', message };
+  if (isCorruption(err)) return new MemoryError('MEM_ERR_DB_CORRUPT', corruptionMessage('reading the database', message), { cause: err });
+  return new MemoryError('MEM_ERR_INTERNAL', message, { cause: err });
 }
 
 export function fromWire(wire: WireError): MemoryError {
@@ -154,7 +164,8 @@ export function invalidInput(path: string, expected: string, received: unknown):
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  if (typeof value === 'string') return value.length > 60 ? `"${value.slice(0, 57)}..." (${value.length} chars)` : JSON.stringify(value);
+  // JSON quoting shows control characters as \u escapes, also in the shortened form.
+  if (typeof value === 'string') return value.length > 60 ? `${JSON.stringify(value.slice(0, 57)).slice(0, -1)}..." (${value.length} chars)` : JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `an array of ${value.length}`;
   return typeof value;

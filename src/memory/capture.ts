@@ -15,6 +15,7 @@ import { parseQuery } from '../core/text.js';
 import type { Caller, Category, Fact, ScopeKind } from '../core/types.js';
 import type { Ctx } from './context.js';
 import { storeFact } from './write.js';
+import { findControl } from '../core/terminal.js';
 
 export interface CaptureOptions {
   readonly maxChars: number;
@@ -67,6 +68,8 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   const skip = (reason: string): CaptureDecision => ({ action: 'skipped', found, fact: null, replaces: null, reason });
   if (found.confidence < o.minConfidence) return skip(`confidence ${found.confidence} is below autoCapture.minConfidence`);
   if (o.categories && !o.categories.includes(found.category)) return skip(`category ${found.category} is not in autoCapture.categories`);
+  // A sentence with terminal control characters would be refused by memory_store; skip it, keep the rest.
+  if (findControl(found.text) || (found.entity !== null && findControl(found.entity))) return skip('it holds control characters');
   const stems = contentStems(found.text);
   const near = neighbours(ctx, found.text, caller);
   const same = near.find((f) => sameEntity(f.entity, found.entity) && jaccard(stems, contentStems(f.text)) >= SAME_FACT);

@@ -5,12 +5,26 @@
 import { z } from 'zod';
 import { describeIssues, issuesMessage } from '../config/issues.js';
 import { MemoryError, describeValue } from '../core/errors.js';
+import { codePointName, findControl } from '../core/terminal.js';
 import { isConflictId, isFactId, isLinkId, type ConflictId, type FactId, type LinkId } from '../core/ids.js';
 import { OPERATOR, CALLER_ROLES, CATEGORIES, CONFLICT_RESOLUTIONS, DECAY_CLASSES, LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Caller } from '../core/types.js';
 
 export const LIMITS = Object.freeze({ textMax: 10_000, entityMax: 200, tagMax: 64, tagsMax: 32, queryMax: 1000, recallMax: 50, idMax: 200, secretMax: 65_536 });
 
-const name = (max: number) => z.string().trim().min(1).max(max);
+/**
+ * Stored free text may not hold NUL, C0 controls other than tab and newline, DEL or C1 controls: they
+ * drive the terminal a later `list` prints to (src/core/terminal.ts). The message names the character.
+ */
+export const plain = <T extends z.ZodString>(schema: T): T =>
+  schema.superRefine((value, ctx) => {
+    const found = findControl(value);
+    if (found) {
+      ctx.addIssue({ code: 'custom', input: value, message: `text without control characters (tab and newline are allowed), found ${codePointName(found.char)} at character ${found.index + 1}` });
+    }
+  });
+/** Free text of 1..max characters, trimmed, without control characters. */
+export const plainText = (max: number) => plain(z.string().trim().min(1).max(max));
+const name = plainText;
 const unit = z.number().min(0).max(1);
 const factId = z.string().refine(isFactId, 'a fact id (fact_...)').transform((s) => s as FactId);
 const linkId = z.string().refine(isLinkId, 'a link id (link_...)').transform((s) => s as LinkId);
@@ -29,7 +43,7 @@ export const callerSchema = z.strictObject({
 });
 
 export const storeSchema = z.strictObject({
-  text: z.string().trim().min(1).max(LIMITS.textMax).describe('The fact, one self-contained statement.'),
+  text: plainText(LIMITS.textMax).describe('The fact, one self-contained statement.'),
   category: z.enum(CATEGORIES).default('fact').describe('What kind of memory it is.'),
   entity: name(LIMITS.entityMax).nullable().default(null).describe('What the fact is about (a host, project, person); conflicts are detected per entity.'),
   tags: tags.default([]).describe('Short keywords, lower-cased.'),
@@ -50,7 +64,7 @@ export type StoreInput = z.input<typeof storeSchema>;
 export const editSchema = z
   .strictObject({
     id: factId,
-    text: z.string().trim().min(1).max(LIMITS.textMax).optional(),
+    text: plainText(LIMITS.textMax).optional(),
     category: z.enum(CATEGORIES).optional(),
     entity: name(LIMITS.entityMax).nullable().optional(),
     tags: tags.optional(),
@@ -96,7 +110,7 @@ export const vaultPutSchema = z.strictObject({
   type: z.enum(VAULT_TYPES).optional(),
   secret: z.string().min(1).max(LIMITS.secretMax),
   /** Absent: the note the entry already has in that scope; null or empty clears it. */
-  note: z.string().trim().max(500).nullable().optional(),
+  note: plain(z.string().trim().max(500)).nullable().optional(),
   scope: z.enum(SCOPE_KINDS).default('global'),
   scopeAgentId: name(LIMITS.idMax).optional(),
   scopeSessionId: name(LIMITS.idMax).optional(),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LINK_RULES } from '../core/rules.js';
 import { LINK_TYPES, SCOPE_KINDS, VAULT_TYPES, type Fact, type Link, type Scope, type VaultEntry } from '../core/types.js';
-import { LIMITS, idSchemas, storeSchema } from './inputs.js';
+import { LIMITS, idSchemas, plain, plainText, storeSchema } from './inputs.js';
 
 export const EXPORT_FORMAT = 'hybrid-mem-export';
 export const EXPORT_VERSION = 1;
@@ -11,7 +11,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 /** Epoch milliseconds or an ISO-8601 date-time. */
 export const time = z.union([z.int().min(0), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))]);
-const name = z.string().trim().min(1).max(LIMITS.idMax);
+const name = plainText(LIMITS.idMax);
 
 export const scopeSchema = z
   .strictObject({ kind: z.enum(SCOPE_KINDS), agentId: name.nullable().default(null), sessionId: name.nullable().default(null) })
@@ -33,7 +33,7 @@ export const factRecord = z
     expiresAt: s.expiresAt,
     pinned: s.pinned,
     scope: scopeSchema.default({ kind: 'global', agentId: null, sessionId: null }),
-    vaultService: z.string().trim().min(1).max(LIMITS.entityMax).nullable().default(null),
+    vaultService: plainText(LIMITS.entityMax).nullable().default(null),
     lineageId: idSchemas.fact.optional(),
     version: z.int().min(1).default(1),
     supersedes: idSchemas.fact.nullable().default(null),
@@ -57,10 +57,10 @@ export const linkRecord = z.strictObject({
 });
 
 export const vaultRecord = z.strictObject({
-  service: z.string().trim().min(1).max(LIMITS.entityMax),
+  service: plainText(LIMITS.entityMax),
   type: z.enum(VAULT_TYPES),
   scope: scopeSchema.default({ kind: 'global', agentId: null, sessionId: null }),
-  note: z.string().max(500).nullable().default(null),
+  note: plain(z.string().max(500)).nullable().default(null),
 });
 
 export const documentSchema = z.strictObject({

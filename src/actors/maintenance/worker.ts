@@ -17,7 +17,8 @@ let open: { path: string; db: Database; ctx: Ctx } | null = null;
 function ctxFor(job: MaintenanceJob): Ctx {
   if (open?.path === job.dbPath) return open.ctx;
   open?.db.close();
-  const db = openDatabase(job.dbPath, { busyTimeoutMs: job.busyTimeoutMs, durability: job.durability });
+  // The main thread ran quick_check when it opened the file; maintenance runs the full integrity_check.
+  const db = openDatabase(job.dbPath, { busyTimeoutMs: job.busyTimeoutMs, durability: job.durability, quickCheck: false });
   const ctx = createCtx(db, {
     vaultKey: () => {
       throw new MemoryError('MEM_ERR_INTERNAL', 'maintenance never touches the vault');
