@@ -70,8 +70,8 @@ describe.each(ADAPTERS)('dashboard hardening over %s', (adapter) => {
       const sse = await http(q, { headers: { ...auth, accept: 'text/event-stream' } });
       expect(sse.status, sse.text).toBe(405);
       expect(await totalFacts()).toBe(before);
-      // The control: a query over GET works.
-      const get = await http(`/graphql?query=${encodeURIComponent('{ stats { totalFacts } }')}`, { headers: { accept: 'application/json' } });
+      // The control: a query over GET works (from a client that says so with a header).
+      const get = await http(`/graphql?query=${encodeURIComponent('{ stats { totalFacts } }')}`, { headers: { accept: 'application/json', 'x-hybrid-mem-request': '1' } });
       expect(get.status).toBe(200);
     });
   });

@@ -139,7 +139,7 @@ describe.each(ADAPTERS)('dashboard server over %s', (adapter) => {
   it('answers an Accept it cannot serve with a JSON error and a code', async () => {
     const { home, svc } = service();
     const d = await start(svc, home, adapter, 0);
-    const r = await fetch(`${d.url}/graphql?query=${encodeURIComponent('{ stats { totalFacts } }')}`, { headers: { accept: 'text/html' } });
+    const r = await fetch(`${d.url}/graphql?query=${encodeURIComponent('{ stats { totalFacts } }')}`, { headers: { accept: 'text/html', 'x-hybrid-mem-request': '1' } });
     expect(r.status).toBe(406);
     expect(await r.json()).toMatchObject({ errors: [{ extensions: { code: 'MEM_ERR_BAD_REQUEST' } }] });
   });

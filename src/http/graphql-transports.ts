@@ -7,6 +7,7 @@ import type { ExecutionResult } from 'graphql';
 import { createHandler as createHttpHandler, type Request as GhRequest } from 'graphql-http';
 import { createHandler as createSseHandler, type Request as SseRequest } from 'graphql-sse';
 import type { GqlContext } from './graphql/context.js';
+import { COST_LIMITS } from './graphql/cost.js';
 import { codedError, formatError } from './graphql/errors.js';
 import type { OperationPreparer, TokenState } from './graphql/operation.js';
 import { BASE_HEADERS, type HttpHeaders, type HttpResponse } from './types.js';
@@ -63,7 +64,8 @@ export function createGraphqlSse(preparer: OperationPreparer) {
   const handler = createSseHandler<NeutralRequest, RequestState, GqlContext>({
     schema: preparer.schema,
     onSubscribe: (req, params) => {
-      const prepared = preparer.prepare(params, req.context.context, req.context.token, req.method);
+      // Over SSE everything runs on the server's thread: the small budget.
+      const prepared = preparer.prepare(params, req.context.context, req.context.token, req.method, COST_LIMITS.inline);
       if (prepared.ok) return prepared.args;
       const errors = prepared.errors.map((e) => formatError(e));
       if (prepared.status === undefined) return { errors } as ExecutionResult;

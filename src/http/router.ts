@@ -11,11 +11,13 @@ import { MemoryError, type ErrorCode } from '../core/errors.js';
 import type { MemoryService } from '../memory/service.js';
 import { callerFromHeaders } from './caller.js';
 import type { GqlContext } from './graphql/context.js';
+import { COST_LIMITS } from './graphql/cost.js';
 import { QUERY_LIMITS } from './graphql/limits.js';
-import type { OperationPreparer } from './graphql/operation.js';
+import type { OperationParams, OperationPreparer } from './graphql/operation.js';
 import { createGraphqlHttp, createGraphqlSse, type NeutralRequest, type RequestState } from './graphql-transports.js';
 import { requestGuard, type TokenCheck } from './security.js';
 import { PLUGIN_PREFIX, pluginRoute } from './plugin-routes.js';
+import { batchPrice, paramsOf, type ReadOffload } from './read-offload.js';
 import { StaticApp } from './static.js';
 import { BASE_HEADERS, type HttpRequest, type HttpResponse } from './types.js';
 
@@ -27,6 +29,8 @@ export interface RouterOptions {
   readonly version: string;
   /** The port actually bound (Host and Origin must name it). */
   readonly port: () => number;
+  /** Heavy HTTP queries run on the read worker (null: all on this thread). */
+  readonly offload?: ReadOffload | null;
 }
 
 export type Handle = (req: HttpRequest) => Promise<HttpResponse>;
@@ -38,6 +42,17 @@ export function refusal(code: ErrorCode, status: number, message: string, extraH
     body: JSON.stringify({ errors: [{ message, extensions: { code } }] }),
   };
 }
+
+/** Headers a page cannot add to a request without a CORS preflight (which this server never grants). */
+const CUSTOM_HEADERS = ['x-hybrid-mem-request', 'x-hybrid-mem-role', 'x-hybrid-mem-agent-id', 'x-hybrid-mem-session-id', 'authorization'];
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+};
 
 const json = (value: unknown): HttpResponse => ({
   status: 200,
@@ -79,6 +94,11 @@ export function createRouter(o: RouterOptions): Handle {
       if (!JSON_TYPE.test(req.header('content-type') ?? '')) return refusal('MEM_ERR_CONTENT_TYPE', 415, 'POST /graphql needs Content-Type: application/json', { accept: 'application/json' });
       body = (await req.body(QUERY_LIMITS.maxBodyBytes)).toString('utf8');
     }
+    // A GET a page can make without asking (an <img> or <script> source carries no Origin): it needs proof it
+    // came from a client that means it, a same-origin fetch or a header no page can send without a preflight.
+    if (req.method === 'GET' && req.header('origin') === null && req.header('sec-fetch-site') !== 'same-origin' && !CUSTOM_HEADERS.some((h) => req.header(h) !== null)) {
+      return refusal('MEM_ERR_ORIGIN_REFUSED', 403, 'a GET /graphql needs the header X-Hybrid-Mem-Request: 1 (or use POST with Content-Type: application/json)');
+    }
     const st = state(req);
     if (sse) {
       // graphql-sse takes only an Accept of exactly text/event-stream as a stream request; clients that list more types mean the same.
@@ -87,8 +107,11 @@ export function createRouter(o: RouterOptions): Handle {
     }
     const neutral: NeutralRequest = { method: req.method, url, header: req.header, body };
     if (body !== null && body.trimStart().startsWith('[')) return batch(neutral, body, st);
-    return gqlHttp(neutral, st);
+    return one(neutral, paramsOf(req.method, req.query, body === null ? null : parseJson(body)), st);
   };
+
+  /** One operation: on the read worker when heavy, else the usual path. */
+  const one = async (req: NeutralRequest, params: OperationParams | null, st: RequestState): Promise<HttpResponse> => (await o.offload?.run(params, req, st)) ?? gqlHttp(req, st);
 
   /** A JSON array of operations: each runs as its own request; at most QUERY_LIMITS.maxBatch. */
   const batch = async (req: NeutralRequest, body: string, st: RequestState): Promise<HttpResponse> => {
@@ -100,14 +123,19 @@ export function createRouter(o: RouterOptions): Handle {
     }
     if (!Array.isArray(items) || items.length === 0) return refusal('MEM_ERR_BAD_REQUEST', 400, 'a batch is a non-empty JSON array of requests');
     if (items.length > QUERY_LIMITS.maxBatch) return refusal('MEM_ERR_QUERY_TOO_COMPLEX', 400, `a batch holds at most ${QUERY_LIMITS.maxBatch} operations (received ${items.length})`);
-    const results: unknown[] = [];
-    for (const item of items) {
-      const r = await gqlHttp({ ...req, body: JSON.stringify(item) }, st);
+    // Priced as a whole before any runs: a batch may not cost more than one request.
+    const params = items.map((item) => paramsOf('POST', '', item));
+    const price = batchPrice(o.preparer, params, st, req.method);
+    if (price > COST_LIMITS.perRequest) return refusal('MEM_ERR_QUERY_TOO_COMPLEX', 400, `this batch may cost ${price}, above the budget of ${COST_LIMITS.perRequest} for a request: send fewer or smaller operations`);
+    const bodies: string[] = [];
+    for (const [i, item] of items.entries()) {
+      const r = await one({ ...req, body: JSON.stringify(item) }, params[i] ?? null, st);
       // 406 (no acceptable media type) and 415 refuse the request itself, alike for every item.
       if (r.status === 406 || r.status === 415 || !('body' in r)) return r;
-      results.push(JSON.parse(r.body.toString()));
+      bodies.push(r.body.toString());
     }
-    return json(results);
+    // Each answer is JSON text already: joined, not parsed and written again.
+    return { status: 200, headers: { ...BASE_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: `[${bodies.join(',')}]` };
   };
 
   return async (req) => {
@@ -115,6 +143,11 @@ export function createRouter(o: RouterOptions): Handle {
       const refused = guard({ host: req.header('host'), hostCount: req.hostCount, origin: req.header('origin') });
       if (refused) return refusal(refused.code, refused.status, refused.message);
       const path = req.path;
+      // A browser says where a request comes from: another site (or another port of this one) may open the app, not read the API.
+      const site = req.header('sec-fetch-site');
+      if (site !== null && site !== 'same-origin' && site !== 'none' && (path === '/graphql' || path.startsWith('/api/'))) {
+        return refusal('MEM_ERR_ORIGIN_REFUSED', 403, `cross-site requests are refused (Sec-Fetch-Site: ${site})`);
+      }
       if (path === '/graphql') return await graphql(req);
       if (path.startsWith(PLUGIN_PREFIX)) return await pluginRoute(req, o.svc, o.token);
       if (req.method !== 'GET' && req.method !== 'HEAD') return refusal('MEM_ERR_METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on ${path}`, { allow: 'GET, HEAD' });

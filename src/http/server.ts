@@ -12,6 +12,8 @@ import { listenNode } from './adapters/node.js';
 import type { AdapterName, Listen, RunningAdapter } from './adapters/types.js';
 import { createSchema } from './graphql/schema.js';
 import { OperationPreparer } from './graphql/operation.js';
+import { ReadClient } from '../actors/reads/client.js';
+import { ReadOffload } from './read-offload.js';
 import { createRouter } from './router.js';
 import { requestGuard, TokenCheck } from './security.js';
 import { wsServerOptions } from './ws.js';
@@ -28,6 +30,8 @@ export interface DashboardOptions {
   readonly server?: 'auto' | AdapterName;
   /** Write <dataDir>/dashboard.json for `hybrid-mem dashboard` (default true). */
   readonly record?: boolean;
+  /** Run heavy queries on a read worker thread (default true; false: everything on this thread). */
+  readonly readWorker?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -64,7 +68,9 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const preparer = new OperationPreparer(createSchema());
   const token = new TokenCheck(o.config.dashboard.token);
   let port = 0;
+  const reads = o.readWorker === false ? null : new ReadClient();
   const handle = createRouter({
+    offload: reads ? new ReadOffload(preparer, reads, o.svc) : null,
     svc: o.svc,
     preparer,
     token,
@@ -92,8 +98,9 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     port,
     adapter: running.name,
     close: () =>
-      (closing ??= running.close().finally(() => {
+      (closing ??= running.close().finally(async () => {
         if (record) removeDashboardRecord(o.config.dataDir, process.pid);
+        await reads?.close();
       })),
   };
 }

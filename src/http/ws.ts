@@ -4,6 +4,7 @@
  * payload ({ token, role, agentId, sessionId }); non-browser clients may send them as upgrade headers instead.
  * Host and Origin are checked by the adapter before the upgrade is accepted.
  */
+import { COST_LIMITS } from './graphql/cost.js';
 import type { GraphQLError } from 'graphql';
 import type { ServerOptions } from 'graphql-ws';
 import type { MemoryService } from '../memory/service.js';
@@ -45,7 +46,8 @@ export function wsServerOptions<E>(o: {
     onSubscribe: (ctx, _id, payload) => {
       const st = states.get(ctx);
       if (!st) return [formatError(new Error('connection not initialised'))];
-      const prepared = o.preparer.prepare(payload, { ...st.context }, st.token, 'WS');
+      // Over WebSocket everything runs on the server's thread: the small budget.
+      const prepared = o.preparer.prepare(payload, { ...st.context }, st.token, 'WS', COST_LIMITS.inline);
       if (!prepared.ok) return prepared.errors.map((e) => formatError(e)) as readonly GraphQLError[];
       return prepared.args;
     },

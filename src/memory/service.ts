@@ -76,6 +76,12 @@ export class MemoryService {
     return parseCaller(caller);
   }
 
+  /** The clock now, once the deferred writes are committed: what a reader on another connection should see as of. */
+  settledNow(): number {
+    this.ctx.deferred.flush();
+    return this.ctx.now();
+  }
+
   /** The service's clock (epoch ms); tests move it. */
   now(): number {
     return this.ctx.now();

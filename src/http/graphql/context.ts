@@ -9,6 +9,8 @@ export type GqlContext = {
   readonly authorized: boolean;
   /** SSE reconnects: the Last-Event-ID the client sent (resume point when `after` is not given). */
   readonly lastEventId: number | null;
+  /** On the read worker: the server's search mode (the worker runs no semantic layer of its own). */
+  readonly searchMode?: 'hybrid' | 'fulltext';
   /** Set by the SSE transport: the seq of the event last sent, so it can write it as the SSE id. */
   lastSentSeq?: number;
 };

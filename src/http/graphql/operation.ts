@@ -17,6 +17,7 @@ import {
 import type { ErrorCode } from '../../core/errors.js';
 import type { GqlContext } from './context.js';
 import { codedError } from './errors.js';
+import { COST_LIMITS, operationCost, type OperationCost } from './cost.js';
 import { LIMIT_RULES, QUERY_LIMITS, tooComplex } from './limits.js';
 
 export interface OperationParams {
@@ -29,7 +30,7 @@ export interface OperationParams {
 export type TokenState = 'ok' | 'missing' | 'invalid';
 
 export type Prepared =
-  | { readonly ok: true; readonly args: ExecutionArgs & { contextValue: GqlContext }; readonly operation: OperationTypeNode }
+  | { readonly ok: true; readonly args: ExecutionArgs & { contextValue: GqlContext }; readonly operation: OperationTypeNode; readonly cost: OperationCost }
   | { readonly ok: false; readonly errors: readonly GraphQLError[]; readonly status?: number };
 
 interface CachedDocument {
@@ -65,7 +66,8 @@ export class OperationPreparer {
     return entry;
   }
 
-  prepare(params: OperationParams, contextValue: GqlContext, token: TokenState, method: string): Prepared {
+  /** `budget`: the most this request may cost (cost.ts); over it, refused before anything runs. */
+  prepare(params: OperationParams, contextValue: GqlContext, token: TokenState, method: string, budget: number = COST_LIMITS.perRequest): Prepared {
     if (typeof params.query !== 'string' || params.query.trim() === '') {
       return { ok: false, errors: [codedError('MEM_ERR_BAD_REQUEST', 'a GraphQL request needs a non-empty query string')], status: 400 };
     }
@@ -80,8 +82,14 @@ export class OperationPreparer {
       if (method === 'GET') return { ok: false, errors: [codedError('MEM_ERR_METHOD_NOT_ALLOWED', 'mutations are not allowed over GET; use POST')], status: 405 };
       if (token !== 'ok') return { ok: false, errors: [tokenError(token)], status: 401 };
     }
+    const cost = operationCost(this.schema, document, op, params.variables) ?? { cost: 0, mainThread: true };
+    if (cost.cost > budget) {
+      const where = budget < COST_LIMITS.perRequest ? ' over WebSocket and SSE (send heavier reads as HTTP requests)' : '';
+      return { ok: false, errors: [tooComplex(`this operation may cost ${cost.cost}, above the budget of ${budget}${where}: ask for fewer items (smaller limits) or fewer aliases`)], status: 400 };
+    }
     return {
       ok: true,
+      cost,
       operation: op.operation,
       args: { schema: this.schema, document, operationName: params.operationName ?? undefined, variableValues: params.variables ?? undefined, contextValue },
     };

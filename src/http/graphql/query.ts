@@ -33,7 +33,7 @@ export const queryFields: Q = {
   neighbors: (_p, args, ctx) => graphView(ctx.svc.neighbors(a(args).id ?? '', ctx.caller, a(args).limit)),
   stats: (_p, _args, ctx) => {
     const s = ctx.svc.stats(ctx.caller);
-    const searchMode = ctx.svc.semanticLayer ? 'hybrid' : 'fulltext';
+    const searchMode = ctx.searchMode ?? (ctx.svc.semanticLayer ? 'hybrid' : 'fulltext');
     // The service hands back the same Stats object while nothing changed: so can this view of it.
     const hit = statsViews.get(s);
     if (hit?.searchMode === searchMode) return hit;
