@@ -87,7 +87,7 @@ describe('visibility changes and the memory scope', () => {
     const specialist = new CollabService(svc, { memoryCaller: { role: 'specialist', agentId: 'a1', sessionId: null } });
     expect(collab.listSpaceFacts(VIEWER, spaces.org.id).map((f) => f.id)).toEqual([w.facts.org.id, theirs.id]);
     expect(specialist.listSpaceFacts(VIEWER, spaces.org.id).map((f) => f.id)).toEqual([w.facts.org.id]);
-    expect(codeOf(() => specialist.addFactToSpace(OWNER, { spaceId: spaces.public.id, factId: theirs.id }))).toBe('MEM_ERR_OUT_OF_SCOPE');
+    expect(codeOf(() => specialist.addFactToSpace(OWNER, { spaceId: spaces.public.id, factId: theirs.id }))).toBe('MEM_ERR_FACT_NOT_FOUND');
     // A fact deleted in memory drops out of the space's listing.
     svc.deleteFact(theirs.id);
     expect(collab.listSpaceFacts(VIEWER, spaces.org.id).map((f) => f.id)).toEqual([w.facts.org.id]);

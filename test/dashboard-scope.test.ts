@@ -101,14 +101,16 @@ describe.each(ADAPTERS)('scope and ownership over %s', (adapter) => {
     }
   });
 
-  it('fact and neighbors: out of scope is an error, never the fact; neighbours are trimmed to scope', async () => {
+  it('fact and neighbors: out of scope answers as a missing fact, never the fact; neighbours are trimmed to scope', async () => {
     const q = 'query($id: ID!) { fact(id: $id) { id text } }';
     for (const who of WHO) {
       for (const [k, fact] of Object.entries(f)) {
         const r = await as(who)(q, { id: fact.id });
         if (VISIBLE[who].includes(k)) expect([who, k, (dataOf(r) as { fact: { id: string } }).fact.id]).toEqual([who, k, fact.id]);
         else {
-          expect([who, k, errorCode(r)]).toEqual([who, k, 'MEM_ERR_OUT_OF_SCOPE']);
+          expect([who, k, errorCode(r)]).toEqual([who, k, 'MEM_ERR_FACT_NOT_FOUND']);
+          // Word for word what an id that never existed gets.
+          expect(JSON.stringify(r.body)).toBe(JSON.stringify((await as(who)(q, { id: 'fact_00000000000000000000000000' })).body).replaceAll('fact_00000000000000000000000000', fact.id));
           expect(JSON.stringify(r.body)).not.toContain(fact.text);
         }
       }
@@ -119,7 +121,7 @@ describe.each(ADAPTERS)('scope and ownership over %s', (adapter) => {
     expect((dataOf(await as('A2')(nq, { id: f.g?.id })) as N).neighbors).toEqual({ nodes: [{ id: f.g?.id }], edges: [] });
     expect(sorted((dataOf(await as('ORCH')(nq, { id: f.ag1?.id })) as N).neighbors.nodes.map((n) => n.id))).toEqual(sorted([f.ag1?.id, f.g?.id, f.ag2?.id]));
     expect(sorted((dataOf(await as('A1B')(nq, { id: f.ag1?.id })) as N).neighbors.edges.map((e) => e.id))).toEqual([link.gAg1]);
-    expect(errorCode(await as('A2')(nq, { id: f.ag1?.id }))).toBe('MEM_ERR_OUT_OF_SCOPE');
+    expect(errorCode(await as('A2')(nq, { id: f.ag1?.id }))).toBe('MEM_ERR_FACT_NOT_FOUND');
     // A fact's own links and versions are trimmed too.
     const fl = (dataOf(await as('A1B')('query($id: ID!) { fact(id: $id) { links { id } versions { id } } }', { id: f.ag1?.id })) as { fact: { links: { id: string }[]; versions: { id: string }[] } }).fact;
     expect(fl).toEqual({ links: [{ id: link.gAg1 }], versions: [{ id: f.ag1?.id }] });
@@ -245,8 +247,8 @@ describe.each(ADAPTERS)('scope and ownership over %s', (adapter) => {
     for (const [who, query, vars] of cases) {
       const before = checksum(d.svc);
       const r = await as(who)(query, vars);
-      // Out of scope is refused as such (the id exists, but not for this caller).
-      expect([who, query, errorCode(r)]).toEqual([who, query, 'MEM_ERR_OUT_OF_SCOPE']);
+      // Out of scope is refused as not found: the answer never confirms that the id exists.
+      expect([who, query, errorCode(r)]).toEqual([who, query, /changeLinkType|deleteLink/.test(query) ? 'MEM_ERR_LINK_NOT_FOUND' : query.includes('Conflict(') ? errorCode(r) : 'MEM_ERR_FACT_NOT_FOUND']);
       expect(checksum(d.svc)).toBe(before);
     }
     expect(d.svc.getFact(f.ag1?.id ?? '').text).toBe('zebra: agent a1 keeps its notes in /a1');
@@ -260,7 +262,7 @@ describe.each(ADAPTERS)('scope and ownership over %s', (adapter) => {
     const session = dataOf(await as('A2')('mutation { createFact(input: { text: "s2 scratch fact", scope: session }) { id scope { kind agentId sessionId } } }')) as R;
     expect(session.createFact.scope).toEqual({ kind: 'session', agentId: 'a2', sessionId: 's2' });
     // A1 cannot see what A2 just wrote.
-    expect(errorCode(await as('A1')('query($id: ID!) { fact(id: $id) { id } }', { id: agent.createFact.id }))).toBe('MEM_ERR_OUT_OF_SCOPE');
+    expect(errorCode(await as('A1')('query($id: ID!) { fact(id: $id) { id } }', { id: agent.createFact.id }))).toBe('MEM_ERR_FACT_NOT_FOUND');
     // No session, no session scope.
     const before = checksum(d.svc);
     const noSession = await d.gql('mutation { createFact(input: { text: "x", scope: session }) { id } }', undefined, { 'x-hybrid-mem-role': 'specialist', 'x-hybrid-mem-agent-id': 'a9' });

@@ -271,8 +271,8 @@ async function checkCaller(svc: MemoryService, caller: Caller, times: readonly n
   // getFact / history on every fact in the file.
   for (const f of raw.values()) {
     if (!isVisible(f.scope, caller)) {
-      expect(() => svc.getFact(f.id, caller), `getFact(${f.id}) by ${who}`).toThrow(expect.objectContaining({ code: 'MEM_ERR_OUT_OF_SCOPE' }));
-      expect(() => svc.history(f.id, caller)).toThrow(expect.objectContaining({ code: 'MEM_ERR_OUT_OF_SCOPE' }));
+      expect(() => svc.getFact(f.id, caller), `getFact(${f.id}) by ${who}`).toThrow(expect.objectContaining({ code: 'MEM_ERR_FACT_NOT_FOUND' }));
+      expect(() => svc.history(f.id, caller)).toThrow(expect.objectContaining({ code: 'MEM_ERR_FACT_NOT_FOUND' }));
     } else if (f.deleted && caller.role !== 'operator') {
       expect(() => svc.getFact(f.id, caller)).toThrow(expect.objectContaining({ code: 'MEM_ERR_FACT_NOT_FOUND' }));
     } else {

@@ -135,7 +135,7 @@ describe('link transitions', () => {
     const mine = svc.memoryStore({ text: 'mine', scope: 'agent' }, { role: 'specialist', agentId: 'a1', sessionId: null }).fact;
     const theirs = svc.memoryStore({ text: 'theirs', scope: 'agent' }, { role: 'specialist', agentId: 'a2', sessionId: null }).fact;
     expect(() => svc.memoryLink({ sourceId: mine.id, targetId: theirs.id }, { role: 'specialist', agentId: 'a1', sessionId: null })).toThrow(
-      expect.objectContaining({ code: 'MEM_ERR_OUT_OF_SCOPE' }),
+      expect.objectContaining({ code: 'MEM_ERR_FACT_NOT_FOUND' }),
     );
     expect(svc.listLinks()).toHaveLength(0);
   });

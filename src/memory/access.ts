@@ -8,7 +8,8 @@ import type { Ctx } from './context.js';
 export function visibleFact(ctx: Ctx, id: string, caller: Caller): Fact {
   const fact = ctx.facts.get(id);
   if (!fact) throw new MemoryError('MEM_ERR_FACT_NOT_FOUND', `no fact ${id}`);
-  if (!isVisible(fact.scope, caller)) throw new MemoryError('MEM_ERR_OUT_OF_SCOPE', `fact ${id} is outside the caller's scope`);
+  // Outside the caller's scope answers exactly as a missing fact: an id never confirms that it exists.
+  if (!isVisible(fact.scope, caller)) throw new MemoryError('MEM_ERR_FACT_NOT_FOUND', `no fact ${id}`);
   if (fact.deletedAt !== null && caller.role !== 'operator') throw new MemoryError('MEM_ERR_FACT_NOT_FOUND', `no fact ${id}`);
   return fact;
 }
@@ -34,8 +35,6 @@ export function visibleLink(ctx: Ctx, id: string, caller: Caller): { link: Link;
   const source = ctx.facts.get(link.sourceId);
   const target = ctx.facts.get(link.targetId);
   if (!source || !target) throw new MemoryError('MEM_ERR_LINK_NOT_FOUND', `link ${id} has a missing endpoint`);
-  if (!isVisible(source.scope, caller) || !isVisible(target.scope, caller)) {
-    throw new MemoryError('MEM_ERR_OUT_OF_SCOPE', `link ${id} has an endpoint outside the caller's scope`);
-  }
+  if (!isVisible(source.scope, caller) || !isVisible(target.scope, caller)) throw new MemoryError('MEM_ERR_LINK_NOT_FOUND', `no link ${id}`);
   return { link, source, target };
 }

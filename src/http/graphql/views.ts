@@ -28,7 +28,7 @@ export function factOrNull(ctx: GqlContext, id: string): Fact | null {
   try {
     return ctx.svc.getFact(id, ctx.caller);
   } catch (err) {
-    if (err instanceof MemoryError && (err.code === 'MEM_ERR_FACT_NOT_FOUND' || err.code === 'MEM_ERR_OUT_OF_SCOPE')) return null;
+    if (err instanceof MemoryError && err.code === 'MEM_ERR_FACT_NOT_FOUND') return null;
     throw err;
   }
 }
