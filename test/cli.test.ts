@@ -450,7 +450,7 @@ describe('commands', () => {
     writeFileSync(join(home, 'not-a-db.db'), 'this is not a SQLite database, just some text that is long enough '.repeat(20));
     const r = await cli(home, ['--db', 'not-a-db.db', 'list']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^hybrid-mem: MEM_ERR_DB_CORRUPT: .*not a database\n$/);
+    expect(r.stderr).toMatch(/^hybrid-mem: MEM_ERR_DB_CORRUPT: .*file is not a database.*doctor --recover.*\n$/);
     const debug = await cli(home, ['--db', 'not-a-db.db', 'list'], { env: { HYBRID_MEM_DEBUG: '1' } });
     expect(debug.stderr.split('\n').length).toBeGreaterThan(3);
     expect(debug.stderr).toContain('    at ');

@@ -131,6 +131,13 @@ describe('hybrid-mem mcp over stdio, with the SDK client', () => {
       ['memory_link', { sourceId: 'fact_nope', targetId: 'also-not-an-id' }, 'memory_link'],
       ['memory_recall', { query: 'x', limit: 0 }, 'memory_recall.limit'],
       ['credential_get', {}, 'credential_get.service'],
+      // Terminal escape injection (issue 20, part 3): control characters and bidi overrides are refused.
+      ['memory_store', { text: 'title \u001b]0;pwned\u0007 here' }, 'memory_store.text'],
+      ['memory_store', { text: 'erase\b\b\b\bme' }, 'memory_store.text'],
+      ['memory_store', { text: 'nul \u0000 byte' }, 'memory_store.text'],
+      ['memory_store', { text: 'admin \u202egnp.exe' }, 'memory_store.text'],
+      ['memory_store', { text: 'clean text', entity: 'host\u001b[2J' }, 'memory_store.entity'],
+      ['memory_store', { text: 'clean text', tags: ['ok', 'bell\u0007'] }, 'memory_store.tags.1'],
     ];
     for (const [name, args, path] of cases) {
       const r = await call(s, name, args);

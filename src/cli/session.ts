@@ -3,6 +3,7 @@
  * applies (--config, else <data dir>/config.json when present, else defaults), and a service opened only
  * when a command needs it, so usage errors and `config check` never touch the database.
  */
+import { escapeTerminal } from '../core/terminal.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultDataDir, loadConfigFile, resolveConfig, type ResolvedConfig } from '../config/resolve.js';
@@ -44,7 +45,7 @@ export function createSession(io: Io, opts: OptionValues): OpenSession {
       (plugged ??= (async () => {
         const svc = session.service();
         // Plugins' info lines would be noise in every one-shot command; serve passes its own level.
-        await attachInstalledPlugins(svc, { log: (line) => void io.stderr.write(`hybrid-mem: ${line}\n`), logLevel: io.env.HYBRID_MEM_DEBUG === '1' ? 'debug' : level });
+        await attachInstalledPlugins(svc, { log: (line) => void io.stderr.write(`hybrid-mem: ${escapeTerminal(line)}\n`), logLevel: io.env.HYBRID_MEM_DEBUG === '1' ? 'debug' : level });
         return svc;
       })()),
     readStdin: () => readAll(io),

@@ -5,8 +5,6 @@
  * `user` errors are caused by the caller's input; `internal` errors are ours or the environment's. The CLI
  * exits with 2 for MEM_ERR_USAGE (a malformed command line: nothing ran) and 1 for every other error.
  */
-import { corruptionMessage, isCorruption } from './corruption.js';
-
 export const ERROR_CODES = {
   MEM_ERR_INVALID_INPUT: { kind: 'user', summary: 'An argument or field failed validation; the message names the field, what was expected and what arrived.' },
   MEM_ERR_USAGE: { kind: 'user', summary: 'A CLI command or option is unknown or malformed.' },
@@ -17,7 +15,6 @@ export const ERROR_CODES = {
   MEM_ERR_FACT_SUPERSEDED: { kind: 'user', summary: 'The fact is an old version; curate its current version instead (the message names it).' },
   MEM_ERR_FACT_ENDED: { kind: 'user', summary: 'The fact is no longer current: deleted, expired or decayed (the message says which).' },
   MEM_ERR_LINK_EXISTS: { kind: 'user', summary: 'A link of that type between those two facts already exists (the message names it).' },
-  MEM_ERR_OUT_OF_SCOPE: { kind: 'user', summary: 'The caller may not see or change that fact (scope rule).' },
   MEM_ERR_LINK_SELF: { kind: 'user', summary: 'A link needs two different facts.' },
   MEM_ERR_QUERY_EMPTY: { kind: 'user', summary: 'A search query has no searchable words.' },
   MEM_ERR_CONFIG_INVALID: { kind: 'user', summary: 'The configuration failed validation; the message names the key path, what was expected and what arrived.' },
@@ -174,4 +171,46 @@ export function describeValue(value: unknown): string {
 /** "an object", "a string": for messages that say what was expected. */
 export function article(noun: string): string {
   return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+/*
+ * Recognising a damaged database (issue 20, part 4). SQLite reports damage in several shapes: the codes
+ * SQLITE_CORRUPT* and SQLITE_NOTADB, but also plain SQLITE_ERROR messages when the damage sits in a virtual
+ * table's shadow tables or the schema ("vtable constructor failed: facts_fts", FTS5's "fts5: corruption
+ * found reading blob ..."). All of them become MEM_ERR_DB_CORRUPT with the recovery steps, never
+ * MEM_ERR_INTERNAL (asMemoryError here, sqliteError in src/store/db.ts). Kept in this file: it imports
+ * nothing, so a second copy of it (test/errors-copies.test.ts) still loads alone.
+ */
+const CORRUPT_CODE = /^SQLITE_(CORRUPT|NOTADB)/;
+const CORRUPT_MESSAGE = /database disk image is malformed|file is not a database|vtable constructor failed|fts5: corruption|malformed database schema|database corruption/i;
+
+/** True when `err` (a SqliteError or anything carrying its code and message) says the file is damaged. */
+export function isCorruption(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && CORRUPT_CODE.test(code)) return true;
+  return typeof message === 'string' && CORRUPT_MESSAGE.test(message);
+}
+
+/**
+ * What to do about a damaged database, in one line (the CLI prints errors on one line). `db` is the
+ * `--db PATH` to repeat, when known.
+ */
+export function recoverySteps(dbPath?: string): string {
+  const db = dbPath ? ` --db ${shellQuote(dbPath)}` : '';
+  return (
+    `To recover: stop every hybrid-mem process using it; run \`hybrid-mem doctor${db}\` to see what is damaged; ` +
+    `run \`hybrid-mem doctor --recover${db}\`, which copies every row that can still be read into a new file and never changes the damaged one; ` +
+    'then move the damaged file (with its -wal and -shm files) aside and put the new file in its place, or use --db with the new file.'
+  );
+}
+
+/** The message of MEM_ERR_DB_CORRUPT: what failed, what SQLite said, and the recovery steps. */
+export function corruptionMessage(what: string, detail: string, dbPath?: string): string {
+  return `${what}: the database file is damaged (${detail}). ${recoverySteps(dbPath)}`;
+}
+
+/** `path` as one shell word: bare when it is plain, else in single quotes. */
+export function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

@@ -12,7 +12,7 @@ export interface DashboardRecord {
 const file = (dataDir: string): string => join(dataDir, 'dashboard.json');
 
 export function writeDashboardRecord(dataDir: string, r: DashboardRecord): void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const tmp = `${file(dataDir)}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(r), { mode: 0o600 });
   renameSync(tmp, file(dataDir));

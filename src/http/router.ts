@@ -46,6 +46,26 @@ export function refusal(code: ErrorCode, status: number, message: string, extraH
 /** Headers a page cannot add to a request without a CORS preflight (which this server never grants). */
 const CUSTOM_HEADERS = ['x-hybrid-mem-request', 'x-hybrid-mem-role', 'x-hybrid-mem-agent-id', 'x-hybrid-mem-session-id', 'authorization'];
 
+/** How deep a request body's JSON may nest (GraphQL variables included). */
+const MAX_JSON_DEPTH = 64;
+
+/** Whether JSON text opens more than `max` arrays or objects inside each other (strings skipped); one pass, no parse. */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
@@ -93,9 +113,13 @@ export function createRouter(o: RouterOptions): Handle {
       // Only JSON bodies: text/plain, form and multipart posts need no CORS preflight, so a page on any site could send them.
       if (!JSON_TYPE.test(req.header('content-type') ?? '')) return refusal('MEM_ERR_CONTENT_TYPE', 415, 'POST /graphql needs Content-Type: application/json', { accept: 'application/json' });
       body = (await req.body(QUERY_LIMITS.maxBodyBytes)).toString('utf8');
+      // Parsing and re-serialising recurse per level: a body nested 100,000 deep would overflow the stack.
+      if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return refusal('MEM_ERR_BAD_REQUEST', 400, `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
     }
     // A GET a page can make without asking (an <img> or <script> source carries no Origin): it needs proof it
     // came from a client that means it, a same-origin fetch or a header no page can send without a preflight.
+    const getVariables = req.method === 'GET' ? new URLSearchParams(req.query).get('variables') : null;
+    if (getVariables !== null && nestedDeeperThan(getVariables, MAX_JSON_DEPTH)) return refusal('MEM_ERR_BAD_REQUEST', 400, `the variables nest deeper than ${MAX_JSON_DEPTH} levels`);
     if (req.method === 'GET' && req.header('origin') === null && req.header('sec-fetch-site') !== 'same-origin' && !CUSTOM_HEADERS.some((h) => req.header(h) !== null)) {
       return refusal('MEM_ERR_ORIGIN_REFUSED', 403, 'a GET /graphql needs the header X-Hybrid-Mem-Request: 1 (or use POST with Content-Type: application/json)');
     }
@@ -140,7 +164,7 @@ export function createRouter(o: RouterOptions): Handle {
 
   return async (req) => {
     try {
-      const refused = guard({ host: req.header('host'), hostCount: req.hostCount, origin: req.header('origin') });
+      const refused = guard({ host: req.header('host'), hostCount: req.hostCount, origin: req.header('origin'), repeated: req.repeated });
       if (refused) return refusal(refused.code, refused.status, refused.message);
       const path = req.path;
       // A browser says where a request comes from: another site (or another port of this one) may open the app, not read the API.

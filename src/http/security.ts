@@ -17,6 +17,23 @@ export interface RequestGuardInput {
   readonly host: string | null;
   readonly hostCount: number;
   readonly origin: string | null;
+  /** Headers that arrived more than once. */
+  readonly repeated?: readonly string[];
+}
+
+/** Headers that must come once: a server reading the first and a proxy reading the last would disagree. */
+const SINGLE = ['origin', 'content-type', 'authorization', 'sec-fetch-site', 'content-length', 'transfer-encoding'];
+
+/** Lower-case names that occur more than once in a raw header list (name, value, name, value, ...). */
+export function repeatedHeaders(names: Iterable<string>): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const n of names) {
+    const k = n.toLowerCase();
+    if (seen.has(k)) twice.add(k);
+    seen.add(k);
+  }
+  return [...twice];
 }
 
 /**
@@ -37,6 +54,8 @@ export function requestGuard(port: () => number): (h: RequestGuardInput) => Refu
     if (h.hostCount !== 1 || !hosts.has(h.host?.toLowerCase() ?? '')) {
       return { code: 'MEM_ERR_HOST_REFUSED', status: 403, message: 'this server answers only to 127.0.0.1, localhost and [::1] on its own port' };
     }
+    const twice = h.repeated?.find((n) => SINGLE.includes(n));
+    if (twice) return { code: 'MEM_ERR_BAD_REQUEST', status: 400, message: `the ${twice} header may appear once` };
     if (h.origin !== null && !origins.has(h.origin.toLowerCase())) {
       return { code: 'MEM_ERR_ORIGIN_REFUSED', status: 403, message: 'cross-origin requests are refused' };
     }

@@ -14,6 +14,8 @@ export interface HttpRequest {
   readonly header: (name: string) => string | null;
   /** How many Host headers arrived (more than one is refused). */
   readonly hostCount: number;
+  /** Lower-case names of the headers that arrived more than once (a repeated Origin or Content-Type is refused). */
+  readonly repeated?: readonly string[];
   /** The body, at most `limit` bytes; rejects with MEM_ERR_BODY_TOO_LARGE past it. */
   readonly body: (limit: number) => Promise<Buffer>;
 }

@@ -19,7 +19,7 @@ export const plain = <T extends z.ZodString>(schema: T): T =>
   schema.superRefine((value, ctx) => {
     const found = findControl(value);
     if (found) {
-      ctx.addIssue({ code: 'custom', input: value, message: `text without control characters (tab and newline are allowed), found ${codePointName(found.char)} at character ${found.index + 1}` });
+      ctx.addIssue({ code: 'custom', input: value, message: `text without control characters or bidi overrides (tab and newline are allowed), found ${codePointName(found.char)} at character ${found.index + 1}` });
     }
   });
 /** Free text of 1..max characters, trimmed, without control characters. */

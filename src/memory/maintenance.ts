@@ -2,9 +2,13 @@
  * The maintenance pass: scheduled expiry, decay (strength refreshed; weak episodic/volatile facts end as
  * "decayed"), purge of long-deleted facts, and trimming of the event log and recall history. Work is done
  * in small transactions so writers never wait long behind it.
+ *
+ * It starts with the full PRAGMA integrity_check and writes nothing into a damaged file: MEM_ERR_DB_CORRUPT
+ * with the recovery steps (`serve` logs it at start and on every pass; `hybrid-mem maintenance` exits 1).
  */
 import { isForgotten, strength } from '../core/strength.js';
 import type { FactId } from '../core/ids.js';
+import { assertIntegrity } from '../store/integrity.js';
 import type { Ctx } from './context.js';
 import { endFact } from './versions.js';
 
@@ -21,6 +25,8 @@ export interface MaintenanceReport {
   readonly purged: number;
   readonly eventsTrimmed: number;
   readonly recallsTrimmed: number;
+  /** How long the integrity check took (part of tookMs). */
+  readonly integrityCheckMs: number;
   readonly tookMs: number;
 }
 
@@ -29,6 +35,8 @@ const BATCH = 500;
 
 export function runMaintenance(ctx: Ctx, options: MaintenanceOptions): MaintenanceReport {
   const started = Date.now();
+  assertIntegrity(ctx.db, 'maintenance');
+  const integrityCheckMs = Date.now() - started;
   const now = ctx.now();
   let expired = 0;
   for (let due = ctx.facts.dueForExpiry(now, BATCH); due.length > 0; due = ctx.facts.dueForExpiry(now, BATCH)) {
@@ -55,7 +63,7 @@ export function runMaintenance(ctx: Ctx, options: MaintenanceOptions): Maintenan
   const purged = options.deletedRetentionDays > 0 ? ctx.tx('maintenance.purge', () => ctx.facts.purgeDeleted(now - options.deletedRetentionDays * DAY)) : 0;
   const eventsTrimmed = ctx.tx('maintenance.trim', () => ctx.events.trim(now - options.eventRetentionDays * DAY));
   const recallsTrimmed = ctx.tx('maintenance.trim', () => ctx.recalls.trim(now - options.recallRetentionDays * DAY));
-  return { expired, decayed, strengthUpdated, purged, eventsTrimmed, recallsTrimmed, tookMs: Date.now() - started };
+  return { expired, decayed, strengthUpdated, purged, eventsTrimmed, recallsTrimmed, integrityCheckMs, tookMs: Date.now() - started };
 }
 
 /** End facts (expired or decayed): they stop being current, keep their history, and lose their links. */

@@ -6,10 +6,9 @@
  * transaction; synchronous=FULL additionally survives power loss / OS crash at some write cost.
  */
 import type { Database as Db } from 'better-sqlite3';
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { corruptionMessage, isCorruption } from '../core/corruption.js';
-import { MemoryError } from '../core/errors.js';
+import { statSync } from 'node:fs';
+import { preparePrivateDatabase } from './private-files.js';
+import { MemoryError, corruptionMessage, isCorruption } from '../core/errors.js';
 import { MIGRATIONS, migrate, type Migration } from './migrations.js';
 import { sqliteDriver } from './native.js';
 
@@ -30,7 +29,7 @@ export interface OpenOptions {
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   let db: Db;
   try {
-    if (!options.readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (!options.readonly && path !== ':memory:') preparePrivateDatabase(path);
     const Database = sqliteDriver();
     db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   } catch (cause) {
@@ -75,8 +74,14 @@ export function quickCheck(db: Db, path: string): void {
   const targets = size <= QUICK_CHECK_FULL_MAX_BYTES ? [null] : presentTables(db, CORE_TABLES);
   const problems: string[] = [];
   for (const table of targets) {
-    const rows = db.pragma(table === null ? `quick_check(${QUICK_CHECK_MAX_ERRORS})` : `quick_check("${table}")`, { simple: false }) as Array<Record<string, unknown>>;
-    problems.push(...rows.map((r) => String(Object.values(r)[0])).filter((m) => m !== 'ok'));
+    try {
+      const rows = db.pragma(table === null ? `quick_check(${QUICK_CHECK_MAX_ERRORS})` : `quick_check("${table}")`, { simple: false }) as Array<Record<string, unknown>>;
+      problems.push(...rows.map((r) => String(Object.values(r)[0])).filter((m) => m !== 'ok'));
+    } catch (cause) {
+      // quick_check itself stops on some damage (a zeroed page): that is its finding.
+      if (!isCorruption(cause)) throw cause;
+      problems.push(cause instanceof Error ? cause.message : String(cause));
+    }
   }
   if (problems.length > 0) {
     const shown = problems.slice(0, QUICK_CHECK_MAX_ERRORS);
@@ -105,7 +110,7 @@ const CODE_MAP: ReadonlyArray<readonly [RegExp, MemoryError['code']]> = [
 
 /**
  * Map a SQLite failure to a typed error (keeping the original as `cause`); pass MemoryErrors through.
- * Every form of damage (src/core/corruption.ts) becomes MEM_ERR_DB_CORRUPT with the recovery steps.
+ * Every form of damage (isCorruption in src/core/errors.ts) becomes MEM_ERR_DB_CORRUPT with the recovery steps.
  */
 export function sqliteError(cause: unknown, context: string, dbPath?: string): MemoryError {
   if (cause instanceof MemoryError) return cause;

@@ -9,8 +9,9 @@
  *
  * Writing (`writeIndexFile`) is atomic and crash-safe; see the comment there for the argument.
  */
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../store/private-files.js';
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, createReadStream, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, createReadStream, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { z } from 'zod';
@@ -145,12 +146,14 @@ export async function writeIndexFile(indexPath: string, save: (tmp: string) => v
   const tmp = `${indexPath}.tmp-${suffix()}`;
   const mtmp = `${manifestPath(indexPath)}.tmp-${suffix()}`;
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     save(tmp);
+    // usearch creates the file with the process umask: vectors are derived from what the user said.
+    chmodSync(tmp, PRIVATE_FILE_MODE);
     fsyncPath(tmp);
     const bytes = statSync(tmp).size;
     const manifest: IndexManifest = { format: INDEX_FORMAT, ...meta, bytes, sha256: await sha256File(tmp), writtenAt: Date.now() };
-    const fd = openSync(mtmp, 'w');
+    const fd = openSync(mtmp, 'w', PRIVATE_FILE_MODE);
     try {
       writeSync(fd, `${JSON.stringify(manifest, null, 2)}\n`);
       fsyncSync(fd);

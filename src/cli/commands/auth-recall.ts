@@ -5,6 +5,7 @@
  *   out: {"id", "detected", "target", "factIds", "hint"}
  * A line that is not a valid turn prints {"id", "error": {code, message}} and the command exits 1.
  */
+import { escapeTerminal } from '../../core/terminal.js';
 import { toWire } from '../../core/errors.js';
 import { flag } from '../args.js';
 import type { CommandSpec } from '../spec.js';
@@ -20,7 +21,7 @@ export const authRecallCheckCommand: CommandSpec = {
   async run({ opts, cli }) {
     const svc = cli.service();
     const config = cli.config();
-    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
+    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${escapeTerminal(line)}\n`);
     const [{ startSemantic }, { AuthRecallHook }] = await Promise.all([import('../../main.js'), import('../../recall/hook.js')]);
     if (flag(opts, 'semantic')) await startSemantic(svc, config, log, { maintain: false });
     const hook = new AuthRecallHook(svc, config, { log, detectTimeoutMs: 2000, vectorDeadlineMs: 2000 });

@@ -2,6 +2,7 @@
 import type { CommandSpec } from '../spec.js';
 import { configCheckCommand } from './config.js';
 import { conflictsCommand, resolveCommand } from './conflicts.js';
+import { doctorCommand } from './doctor.js';
 import { deleteCommand, editCommand, listCommand, pinCommand, showCommand, unpinCommand } from './facts.js';
 import { mcpCommand } from './mcp.js';
 import { linkCommand, linkTypeCommand, unlinkCommand } from './links.js';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   configCheckCommand,
   statsCommand,
   maintenanceCommand,
+  doctorCommand,
   reindexCommand,
   authRecallCheckCommand,
   captureCommand,

@@ -3,6 +3,7 @@
  * and any MCP client. stdout carries protocol messages only: everything else this process (or any of its
  * worker threads, or a library in them) would print on stdout is sent to stderr for the whole run.
  */
+import { escapeTerminal } from '../../core/terminal.js';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { CALLER_ROLES, type Caller } from '../../core/types.js';
@@ -93,7 +94,7 @@ export const mcpCommand: CommandSpec = {
   async run({ opts, cli }) {
     const config = cli.config();
     const caller = mcpCaller(config, opts);
-    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem mcp: ${line}\n`);
+    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem mcp: ${escapeTerminal(line)}\n`);
     const { protocol, release } = claimStdout();
     const stopper = untilStopped({ signal: cli.io.signal, hangup: true, withParent: true });
     const unwatch = watchClient(process.stdin, protocol, stopper);

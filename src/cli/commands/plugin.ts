@@ -4,6 +4,7 @@
  * except `run` and `info --load`. The plugin layer is imported only when one of these runs, so other
  * commands pay nothing for it.
  */
+import { escapeTerminal } from '../../core/terminal.js';
 import { existsSync, statSync } from 'node:fs';
 import { MemoryError, invalidInput } from '../../core/errors.js';
 import type { ListedPlugin } from '../../plugins/install.js';
@@ -154,7 +155,7 @@ export const pluginInfoCommand: CommandSpec = {
     let loaded: unknown = null;
     if (flag(opts, 'load') && m) {
       const { PluginHost } = await import('../../plugins/host.js');
-      const host = await PluginHost.start({ svc: cli.service(), plugins: [{ manifest: m, config: { ...m.config, ...p.entry.config } }], log: (line) => void cli.io.stderr.write(`hybrid-mem: ${line}\n`) });
+      const host = await PluginHost.start({ svc: cli.service(), plugins: [{ manifest: m, config: { ...m.config, ...p.entry.config } }], log: (line) => void cli.io.stderr.write(`hybrid-mem: ${escapeTerminal(line)}\n`) });
       try {
         const s = host.status()[0];
         loaded = s ?? null;
@@ -207,7 +208,7 @@ export const pluginRunCommand: CommandSpec = {
     const entry = findEntry(readRegistry(dataDir), id);
     if (!entry.enabled) throw new MemoryError('MEM_ERR_PLUGIN_DISABLED', `plugin ${id} is disabled (hybrid-mem plugin enable ${id})`);
     const svc = cli.service();
-    const host = await attachEnabledPlugins(svc, { only: id, log: (line) => void cli.io.stderr.write(`hybrid-mem: ${line}\n`), logLevel: cli.io.env.HYBRID_MEM_DEBUG === '1' ? 'debug' : 'warn' });
+    const host = await attachEnabledPlugins(svc, { only: id, log: (line) => void cli.io.stderr.write(`hybrid-mem: ${escapeTerminal(line)}\n`), logLevel: cli.io.env.HYBRID_MEM_DEBUG === '1' ? 'debug' : 'warn' });
     if (!host) throw new MemoryError('MEM_ERR_PLUGIN_NOT_FOUND', `plugin ${id} is not installed in ${packageDirOf(dataDir, entry)}`);
     const out = await host.command(id, name, rest);
     const text = out.output === '' || out.output.endsWith('\n') ? out.output : `${out.output}\n`;

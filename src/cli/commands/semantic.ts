@@ -3,6 +3,7 @@
  * progress bar), and what `store` and `recall --semantic` do so that a fact is findable by meaning as soon
  * as `store` returns, and a recall never calls a vector leg healthy while facts are missing from it.
  */
+import { escapeTerminal } from '../../core/terminal.js';
 import { toWire } from '../../core/errors.js';
 import type { Semantic } from '../../memory/semantic.js';
 import type { MemoryService } from '../../memory/service.js';
@@ -17,7 +18,7 @@ const PROGRESS_FROM = 200;
 export const cliLog =
   (cli: CliSession) =>
   (line: string): void =>
-    void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
+    void cli.io.stderr.write(`hybrid-mem: ${escapeTerminal(line)}\n`);
 
 /**
  * After the CLI's store: when the semantic layer is on, embed the new fact before the command returns.
@@ -65,7 +66,7 @@ export const reindexCommand: CommandSpec = {
   async run({ cli }) {
     const svc = cli.service();
     const config = cli.config();
-    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
+    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${escapeTerminal(line)}\n`);
     const { startSemantic } = await import('../../main.js');
     const semantic = await startSemantic(svc, config, log);
     const started = Date.now();

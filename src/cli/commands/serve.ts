@@ -5,6 +5,7 @@
  * their onShutdown hooks run when serve stops.
  * dashboard: print the URL of the running dashboard server (or say none is running).
  */
+import { escapeTerminal } from '../../core/terminal.js';
 import type { ResolvedConfig } from '../../config/resolve.js';
 import { toWire } from '../../core/errors.js';
 import { findRunningDashboard } from '../../http/record.js';
@@ -143,8 +144,8 @@ export const serveCommand: CommandSpec = {
     const svc = await cli.serviceWithPlugins('info');
     const base = cli.config();
     const config = port === undefined ? base : { ...base, dashboard: { ...base.dashboard, port } };
-    const say = (human: string, json: unknown): void => void cli.io.stdout.write(`${cli.json ? JSON.stringify(json) : human}\n`);
-    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${line}\n`);
+    const say = (human: string, json: unknown): void => void cli.io.stdout.write(`${cli.json ? JSON.stringify(json) : escapeTerminal(human)}\n`);
+    const log = (line: string): void => void cli.io.stderr.write(`hybrid-mem: ${escapeTerminal(line)}\n`);
     const running: RunningService[] = [];
     // Listen before announcing anything: a supervisor may send SIGTERM as soon as it reads the status line.
     const stopper = untilStopped({ signal: cli.io.signal, withParent: outputIsPiped() });

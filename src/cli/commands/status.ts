@@ -25,7 +25,7 @@ export const statsCommand: CommandSpec = {
 
 export const maintenanceCommand: CommandSpec = {
   name: 'maintenance',
-  summary: 'run one maintenance pass (expiry, decay, purge, trimming) and print its report',
+  summary: 'run one maintenance pass (integrity check, expiry, decay, purge, trimming) and print its report',
   args: [],
   options: {},
   async run({ cli }) {
@@ -35,6 +35,7 @@ export const maintenanceCommand: CommandSpec = {
     const human = [
       `expired ${r.expired}, decayed ${r.decayed}, strength refreshed ${r.strengthUpdated}, purged ${r.purged}`,
       `events trimmed ${r.eventsTrimmed}, recalls trimmed ${r.recallsTrimmed} (${r.tookMs} ms)`,
+      `integrity check ok (${r.integrityCheckMs} ms)`,
     ];
     return { human, json: r };
   },

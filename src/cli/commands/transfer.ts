@@ -19,7 +19,7 @@ export const exportCommand: CommandSpec = {
     const doc = cli.service().exportData({ allVersions: flag(opts, 'all-versions'), onProgress: progressFor(cli, 'exporting') });
     const text = `${JSON.stringify(doc, null, 2)}\n`;
     const file = args[0];
-    if (file === undefined || file === '-') return { human: text, exact: true, json: doc, pretty: true };
+    if (file === undefined || file === '-') return { human: text, exact: true, raw: true, json: doc, pretty: true };
     const path = cli.path(file);
     writeWhole(path, text);
     const counts = { facts: doc.facts.length, links: doc.links.length, vault: doc.vault.length };

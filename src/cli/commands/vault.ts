@@ -71,7 +71,7 @@ export const vaultGetCommand: CommandSpec = {
     const r = cli.service().credentialGet({ service: args[0] as string }, caller);
     const tty = cli.io.stdout.isTTY === true;
     if (tty && !cli.json) cli.io.stderr.write('hybrid-mem: warning: printing a secret to the terminal (it stays in the scrollback)\n');
-    return { human: tty ? [r.secret] : r.secret, exact: !tty, json: r };
+    return { human: tty ? [r.secret] : r.secret, exact: !tty, raw: !tty, json: r };
   },
 };
 

@@ -8,6 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { MemoryError } from '../../core/errors.js';
 import { isStream, type HttpRequest, type HttpResponse } from '../types.js';
+import { repeatedHeaders } from '../security.js';
 import { refusalBody, type AdapterDeps, type Listen, type RunningAdapter } from './types.js';
 
 const first = (v: string | string[] | undefined): string | null => (Array.isArray(v) ? (v[0] ?? null) : (v ?? null));
@@ -27,6 +28,7 @@ function toRequest(req: IncomingMessage): HttpRequest {
     query: q < 0 ? '' : url.slice(q + 1),
     header: (name) => first(req.headers[name]),
     hostCount: countHost(req.rawHeaders),
+    repeated: repeatedHeaders(req.rawHeaders.filter((_, i) => i % 2 === 0)),
     body: (limit) =>
       new Promise<Buffer>((resolve, reject) => {
         const declared = Number(req.headers['content-length'] ?? 0);
@@ -89,7 +91,7 @@ export const listenNode: Listen = async (deps: AdapterDeps, port: number, host: 
     const path = (req.url ?? '').split('?')[0];
     const refused =
       path === '/graphql'
-        ? deps.checkUpgrade({ host: first(req.headers.host), hostCount: countHost(req.rawHeaders), origin: first(req.headers.origin) })
+        ? deps.checkUpgrade({ host: first(req.headers.host), hostCount: countHost(req.rawHeaders), origin: first(req.headers.origin), repeated: repeatedHeaders(req.rawHeaders.filter((_, i) => i % 2 === 0)) })
         : { code: 'MEM_ERR_NOT_FOUND' as const, status: 404, message: 'WebSockets are served on /graphql only' };
     if (refused) {
       const body = refusalBody(refused);

@@ -1,14 +1,14 @@
 /** What a transport adapter is given and what it returns; adapters hold no GraphQL or routing logic. */
 import type { ServerOptions } from 'graphql-ws';
 import type { Handle } from '../router.js';
-import type { Refusal } from '../security.js';
+import type { Refusal, RequestGuardInput } from '../security.js';
 
 export interface AdapterDeps {
   readonly handle: Handle;
   /** graphql-ws options, given a way to read this adapter's upgrade-request headers. */
   readonly wsOptions: <E>(upgradeHeader: (extra: E, name: string) => string | null) => ServerOptions<Record<string, unknown> | undefined, E>;
   /** Host/Origin check for a WebSocket upgrade (the bound port is known by then). */
-  readonly checkUpgrade: (h: { host: string | null; hostCount: number; origin: string | null }) => Refusal | null;
+  readonly checkUpgrade: (h: RequestGuardInput) => Refusal | null;
 }
 
 export interface RunningAdapter {

@@ -11,6 +11,7 @@ import type { HttpRequest as UwsRequest, HttpResponse as UwsResponse, TemplatedA
 import { MemoryError } from '../../core/errors.js';
 import { QUERY_LIMITS } from '../graphql/limits.js';
 import { isStream, type HttpRequest, type HttpResponse } from '../types.js';
+import { repeatedHeaders } from '../security.js';
 import { refusalBody, type AdapterDeps, type Listen, type RunningAdapter } from './types.js';
 
 type Uws = typeof UwsModule;
@@ -26,16 +27,19 @@ interface Copied {
   readonly query: string;
   readonly headers: Map<string, string>;
   readonly hostCount: number;
+  readonly repeated: readonly string[];
 }
 
 function copy(req: UwsRequest): Copied {
   const headers = new Map<string, string>();
+  const names: string[] = [];
   let hostCount = 0;
   req.forEach((k, v) => {
     if (k === 'host') hostCount++;
+    names.push(k);
     if (!headers.has(k)) headers.set(k, v);
   });
-  return { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers, hostCount };
+  return { method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers, hostCount, repeated: repeatedHeaders(names) };
 }
 
 /** Buffers the body as it arrives (onData must be attached synchronously), up to the largest limit we accept. */
@@ -134,7 +138,7 @@ export function makeUwsListen(uws: Uws): Listen {
       ...behavior,
       upgrade: (res, req, context) => {
         const c = copy(req);
-        const refused = deps.checkUpgrade({ host: c.headers.get('host') ?? null, hostCount: c.hostCount, origin: c.headers.get('origin') ?? null });
+        const refused = deps.checkUpgrade({ host: c.headers.get('host') ?? null, hostCount: c.hostCount, origin: c.headers.get('origin') ?? null, repeated: c.repeated });
         if (refused) {
           res.cork(() => res.writeStatus(statusLine(refused.status)).writeHeader('content-type', 'application/json').end(refusalBody(refused)));
           return;
@@ -151,7 +155,7 @@ export function makeUwsListen(uws: Uws): Listen {
       try {
         const c = copy(req);
         const body = c.method === 'POST' || c.method === 'PUT' ? readBody(res) : () => Promise.resolve(Buffer.alloc(0));
-        const request: HttpRequest = { method: c.method, path: c.path, query: c.query, header: (n) => c.headers.get(n) ?? null, hostCount: c.hostCount, body };
+        const request: HttpRequest = { method: c.method, path: c.path, query: c.query, header: (n) => c.headers.get(n) ?? null, hostCount: c.hostCount, repeated: c.repeated, body };
         deps
           .handle(request)
           .then((r) => respond(res, r, state, streams))
