@@ -19,6 +19,9 @@ function countHost(raw: readonly string[]): number {
   return n;
 }
 
+/** How long a request may take to arrive, headers and body (uWebSockets.js: ~10 s idle). */
+const REQUEST_MS = 10_000;
+
 function toRequest(req: IncomingMessage): HttpRequest {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
@@ -36,6 +39,12 @@ function toRequest(req: IncomingMessage): HttpRequest {
         if (declared > limit) return reject(tooLarge());
         const chunks: Buffer[] = [];
         let size = 0;
+        // A body that trickles in is cut off at the same deadline as the head.
+        const late = setTimeout(() => {
+          reject(new MemoryError('MEM_ERR_BAD_REQUEST', `the request body did not arrive within ${REQUEST_MS / 1000} s`));
+          req.socket.destroy();
+        }, REQUEST_MS).unref();
+        req.once('close', () => clearTimeout(late));
         req.on('data', (c: Buffer) => {
           size += c.length;
           if (size > limit) {
@@ -44,7 +53,10 @@ function toRequest(req: IncomingMessage): HttpRequest {
             reject(tooLarge());
           } else chunks.push(c);
         });
-        req.on('end', () => resolve(Buffer.concat(chunks)));
+        req.on('end', () => {
+          clearTimeout(late);
+          resolve(Buffer.concat(chunks));
+        });
         req.on('error', reject);
       }),
   };
@@ -74,7 +86,20 @@ async function send(res: ServerResponse, r: HttpResponse, streams: Set<AsyncGene
 
 export const listenNode: Listen = async (deps: AdapterDeps, port: number, host: string): Promise<RunningAdapter> => {
   const streams = new Set<AsyncGenerator<string, void, undefined>>();
-  const server = createServer({ requestTimeout: 30_000 }, (req, res) => {
+  // A request must arrive whole within 10 s of the connection (or of the answer before it, on a kept-alive
+  // one), as uWebSockets.js closes an idle socket after ~10 s: a client that sends half a request and waits
+  // holds no connection longer. (node:http's own headersTimeout/requestTimeout stop firing once
+  // uWebSockets.js runs in the same process, so the adapter keeps its own timer per socket.)
+  const pending = new WeakMap<Duplex, NodeJS.Timeout>();
+  const arm = (socket: Duplex): void => {
+    clearTimeout(pending.get(socket));
+    pending.set(socket, setTimeout(() => socket.destroy(), REQUEST_MS).unref());
+  };
+  const disarm = (socket: Duplex): void => clearTimeout(pending.get(socket));
+  const server = createServer({ requestTimeout: REQUEST_MS, headersTimeout: REQUEST_MS }, (req, res) => {
+    // The head is in (a body has its own deadline, in toRequest); the next request must come within the window after this answer.
+    disarm(req.socket);
+    res.once('finish', () => arm(req.socket));
     deps.handle(toRequest(req)).then(
       (r) => send(res, r, streams),
       () => {
@@ -82,12 +107,17 @@ export const listenNode: Listen = async (deps: AdapterDeps, port: number, host: 
       },
     ).catch(() => res.destroy());
   });
+  server.on('connection', (socket: Duplex) => {
+    arm(socket);
+    socket.once('close', () => disarm(socket));
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
   const gqlWs = useServer(
     deps.wsOptions<{ request: IncomingMessage }>((extra, name) => first(extra.request.headers[name])),
     wss,
   );
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    disarm(socket);
     const path = (req.url ?? '').split('?')[0];
     const refused =
       path === '/graphql'
