@@ -5,6 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -394,6 +395,41 @@ describe('vector index: persistence', () => {
     const out = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { r: { source: string; reason: string }; hits: number };
     expect(out).toMatchObject({ r: { source: 'rebuilt' }, hits: 3 });
     expect(out.r.reason).toMatch(/checksum mismatch/);
+  });
+
+  /** Rewrite the manifest's size and checksum to match the (damaged) file, as an attacker or a bad tool would. */
+  const forgeManifest = (e: Env): void => {
+    const m = JSON.parse(readFileSync(manifestPath(e.indexPath), 'utf8')) as Record<string, unknown>;
+    const bytes = readFileSync(e.indexPath);
+    writeFileSync(manifestPath(e.indexPath), JSON.stringify({ ...m, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }));
+    rmSync(`${e.indexPath}.known`, { force: true });
+  };
+
+  it('a truncated file whose manifest was made to match is loaded in a separate process first: that one dies, this one rebuilds', async () => {
+    for (const cut of [0.2, 0.5, 0.9]) {
+      const { env, vecs } = damaged((e) => {
+        truncateSync(e.indexPath, Math.floor(statSync(e.indexPath).size * cut));
+        forgeManifest(e);
+      });
+      const c = await expectRebuilt(env, vecs, /failed a load in a separate process \((died of SIGABRT|died of SIGSEGV|exited with \d+)/);
+      expect(existsSync(`${env.indexPath}.damaged`)).toBe(true);
+      // The rebuilt index is written and known: the next start loads it, with no probe.
+      await c.close();
+      const manifest = JSON.parse(readFileSync(manifestPath(env.indexPath), 'utf8')) as { sha256: string };
+      expect(readFileSync(`${env.indexPath}.known`, 'utf8').trim()).toBe(manifest.sha256);
+      expect(await open(env).ready()).toMatchObject({ source: 'loaded', count: 300 });
+    }
+  }, 60_000);
+
+  it('never crash-loops: a file whose last load never returned is set aside, not loaded again', async () => {
+    const { env, vecs } = damaged((e) => {
+      const m = JSON.parse(readFileSync(manifestPath(e.indexPath), 'utf8')) as { sha256: string };
+      // What a load that took the process down leaves behind.
+      writeFileSync(`${e.indexPath}.loading`, `${m.sha256}\n`);
+    });
+    await expectRebuilt(env, vecs, /the last load of this index file ended the process/);
+    expect(existsSync(`${env.indexPath}.damaged`)).toBe(true);
+    expect(existsSync(`${env.indexPath}.loading`)).toBe(false);
   });
 });
 

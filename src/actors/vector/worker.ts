@@ -15,6 +15,7 @@ import type { VectorFilter, VectorHit, VectorInit, VectorInitResult, VectorPair 
 import { HnswIndex, newIndex } from './hnsw.js';
 import { discard, sweepTemps, verifyIndexFile, writeIndexFile } from './index-file.js';
 import { KeyDigest } from './key-digest.js';
+import { crashedBefore, guardedLoad, isKnown, markKnown, probeIndexFile, setAside } from './load-guard.js';
 import { eligibleDigest } from './rows.js';
 import { checkInit, checkK, checkKeys, checkLimit, checkThreshold, checkVectors } from './validate.js';
 
@@ -67,16 +68,31 @@ async function init(raw: VectorInit): Promise<VectorInitResult> {
 async function load(cfg: VectorInit, db: Database, expected: KeyDigest): Promise<HnswIndex | string> {
   const verdict = await verifyIndexFile(cfg.indexPath, { modelId: cfg.modelId, dim: cfg.dim, vectorsHash: expected.toString() });
   if (!verdict.ok) return verdict.reason;
+  const { manifest, file } = verdict;
   try {
+    // A file whose load took the process down before is never loaded again (load-guard.ts).
+    if (crashedBefore(cfg.indexPath, manifest.sha256)) {
+      setAside(cfg.indexPath);
+      return 'the last load of this index file ended the process (a damaged file); it was set aside as vectors.usearch.damaged';
+    }
+    // A file this install did not write or load itself is loaded in a separate process first.
+    if (!isKnown(cfg.indexPath, manifest.sha256)) {
+      const failed = await probeIndexFile(file, cfg.dim, manifest.count);
+      if (failed) {
+        setAside(cfg.indexPath);
+        return `the index file failed a load in a separate process (${failed}): damaged; it was set aside as vectors.usearch.damaged`;
+      }
+    }
     const index = newIndex(cfg.dim);
-    index.load(verdict.file);
-    if (index.size() !== verdict.manifest.count) return `index holds ${index.size()} vectors, the manifest says ${verdict.manifest.count}`;
+    guardedLoad(cfg.indexPath, manifest.sha256, () => index.load(file));
+    if (index.size() !== manifest.count) return `index holds ${index.size()} vectors, the manifest says ${manifest.count}`;
     if (index.dimensions() !== cfg.dim) return `index file has dimension ${index.dimensions()}, not ${cfg.dim}`;
+    markKnown(cfg.indexPath, manifest.sha256);
     return new HnswIndex(index, expected, db, cfg.modelId, cfg.dim);
   } catch (err) {
     return `usearch refused the index file: ${(err as Error).message}`;
   } finally {
-    discard(verdict.file);
+    discard(file);
   }
 }
 
@@ -116,7 +132,8 @@ function persist(): Promise<{ written: boolean; count: number }> {
     // between them, so the manifest's count and digest describe exactly the saved bytes.
     const version = hnsw.version;
     const meta = { modelId: cfg.modelId, dim: cfg.dim, count: hnsw.count, vectorsHash: hnsw.digest };
-    await writeIndexFile(cfg.indexPath, (tmp) => hnsw.raw.save(tmp), meta);
+    const written = await writeIndexFile(cfg.indexPath, (tmp) => hnsw.raw.save(tmp), meta);
+    markKnown(cfg.indexPath, written.sha256);
     hnsw.markSaved(version);
     return { written: true, count: meta.count };
   });
