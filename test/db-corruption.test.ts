@@ -188,6 +188,15 @@ describe('a zeroed table page', () => {
     expect(ok.code, ok.stdout).toBe(0);
     expect(ok.stdout).toMatch(/^ok {4}integrity: integrity_check ok/m);
     expect(ok.stdout).toMatch(/^ok {4}fts: /m);
+    expect(ok.stdout).toMatch(/^ok {4}vectors: no saved vector index/m);
+    // A vector index that no longer matches its manifest, and one set aside as damaged: warnings, not failures.
+    writeFileSync(join(sound.config.dataDir, 'vectors.usearch'), 'not an index');
+    writeFileSync(join(sound.config.dataDir, 'vectors.usearch.manifest.json'), JSON.stringify({ format: 'hybrid-mem/usearch-f32-cos/1', modelId: 'm', dim: 4, count: 1, bytes: 99, sha256: '0'.repeat(64), vectorsHash: 'x', writtenAt: 1 }));
+    writeFileSync(join(sound.config.dataDir, 'vectors.usearch.damaged'), 'old');
+    const warned = await cli(sound, ['doctor']);
+    expect(warned.code, warned.stdout).toBe(0);
+    expect(warned.stdout).toMatch(/^warn {2}vectors: the vector index file is 12 bytes, its manifest says 99: it is rebuilt from SQLite at the next start$/m);
+    expect(warned.stdout).toMatch(/^warn {2}vectors: a damaged vector index was set aside at .*vectors\.usearch\.damaged/m);
   });
 
   it('doctor --recover writes a new file that opens, passes integrity_check and holds the readable facts', async () => {

@@ -84,6 +84,31 @@ export async function verifyIndexFile(indexPath: string, expected: IndexExpectat
   }
 }
 
+/** What `hybrid-mem doctor` says of the saved index (read only; the file is never handed to usearch here). */
+export async function inspectIndexFile(indexPath: string): Promise<{ readonly severity: 'ok' | 'warn'; readonly message: string }[]> {
+  const out: { severity: 'ok' | 'warn'; message: string }[] = [];
+  const m = readManifest(indexPath);
+  if (typeof m === 'string') out.push({ severity: m === 'no manifest' ? 'ok' : 'warn', message: m === 'no manifest' ? 'no saved vector index (it is built from SQLite when semantic recall starts)' : `vector index: ${m}; it is rebuilt from SQLite at the next start` });
+  else {
+    let problem: string | null = null;
+    try {
+      const bytes = statSync(indexPath).size;
+      if (bytes !== m.bytes) problem = `is ${bytes} bytes, its manifest says ${m.bytes}`;
+      else if ((await sha256File(indexPath)) !== m.sha256) problem = 'does not match its manifest checksum';
+    } catch (err) {
+      problem = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : `is unreadable: ${(err as Error).message}`;
+    }
+    out.push(problem ? { severity: 'warn', message: `the vector index file ${problem}: it is rebuilt from SQLite at the next start` } : { severity: 'ok', message: `vector index: ${m.count} vectors of ${m.modelId} (${m.dim}-d), matching its manifest` });
+  }
+  try {
+    statSync(`${indexPath}.damaged`);
+    out.push({ severity: 'warn', message: `a damaged vector index was set aside at ${indexPath}.damaged (kept for a bug report; safe to delete)` });
+  } catch {
+    // none set aside
+  }
+  return out;
+}
+
 function readManifest(indexPath: string): IndexManifest | string {
   let text: string;
   try {

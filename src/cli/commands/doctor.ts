@@ -1,4 +1,5 @@
 /** doctor: check the database and the data dir; --recover copies what can be read of a damaged file. */
+import { join } from 'node:path';
 import { shellQuote } from '../../core/errors.js';
 import type { DoctorReport, RecoverResult } from '../../store/doctor.js';
 import { str, usageError } from '../args.js';
@@ -28,7 +29,10 @@ export const doctorCommand: CommandSpec = {
       return recovered(await doctor.recoverDatabase(dbPath, out));
     }
     if (str(opts, 'out') !== undefined) throw usageError('--out applies only with --recover', 'doctor');
-    return diagnosed(await doctor.diagnose(dbPath, dataDir));
+    const report = await doctor.diagnose(dbPath, dataDir);
+    const { inspectIndexFile } = await import('../../actors/vector/index-file.js');
+    const index = (await inspectIndexFile(join(dataDir, 'vectors.usearch'))).map((f) => ({ check: 'vectors' as const, ...f }));
+    return diagnosed({ ...report, findings: [...report.findings, ...index] });
   },
 };
 
