@@ -252,10 +252,14 @@ describe('errors are typed and leave nothing half-installed', () => {
 describe('the write commands run the enabled plugins', () => {
   it('store, edit, delete, recall and maintenance fire the hooks; a veto exits 1 with MEM_ERR_PLUGIN_VETO and writes nothing', async () => {
     const home = scratch();
-    const shutdownFile = join(home, 'hooks-of-last-command.json');
+    // The sandbox lets the plugin write only in its own folder, and only with the fs capability.
+    const shutdownFile = join(home, 'plugins', 'recorder', 'hooks-of-last-command.json');
     const lastHooks = (): string[] => (JSON.parse(readFileSync(shutdownFile, 'utf8')) as { hooks: string[] }).hooks;
     const config = { vetoWord: 'hunter2', keepWord: 'KEEP', hideWord: 'hidden', shutdownFile };
-    await cli(home, ['plugin', 'install', fixture('recorder'), '--plugin-config', JSON.stringify(config)]);
+    const granted = fixture('recorder', (h) => {
+      h.capabilities = { ...(h.capabilities as object), fs: true };
+    });
+    await cli(home, ['plugin', 'install', granted, '--plugin-config', JSON.stringify(config)]);
     const a = json<{ fact: { id: string; tags: string[] } }>(await cli(home, ['store', 'KEEP the audit trail', '--json'])).fact;
     expect(a.tags).toEqual(['seen-by-recorder']);
     expectUserError(await cli(home, ['store', 'the root password is hunter2']), 'MEM_ERR_PLUGIN_VETO', /plugin recorder refused the store: the text mentions hunter2/);

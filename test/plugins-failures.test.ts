@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupFixtures, fixture, pluggedService, type PluggedService } from './support/plugins.js';
 
@@ -35,9 +35,15 @@ function scratch(): string {
   return d;
 }
 
+/** The sandbox lets a plugin write only where its manifest's fs capability says: the init log's folder. */
+function grantInitLog(h: Record<string, unknown>, config: Record<string, unknown>): void {
+  if (typeof config.initLog === 'string') h.capabilities = { ...(h.capabilities as object), fs: [dirname(config.initLog)] };
+}
+
 async function misbehaving(policy: (typeof POLICIES)[number], config: Record<string, unknown>): Promise<PluggedService> {
   const dir = fixture('misbehaving', (h) => {
     h.policy = policy;
+    grantInitLog(h, config);
   });
   const p = await pluggedService([{ dir, config }]);
   open.push(p);
@@ -121,15 +127,17 @@ describe('a hung worker is replaced', () => {
     expect(second.fact.tags).toEqual(['misbehaving-ok']);
     expect(readFileSync(initLog, 'utf8')).toBe('init\ninit\n');
     expect(p.host.status()[0]).toMatchObject({ state: 'loaded', restarts: 1 });
-    expect(p.lines.some((l) => l.includes('plugin misbehaving: warn: worker replaced'))).toBe(true);
+    expect(p.lines.some((l) => l.includes('plugin misbehaving: warn: process replaced'))).toBe(true);
   });
 
   it('a call queued behind the hung one runs on the new worker once it is loaded; context.service works through the new port', async () => {
     const initLog = join(scratch(), 'inits.log');
+    const config = { mode: 'hang', hang: 'sync', healAfterRestart: true, initLog };
     const dir = fixture('misbehaving', (h) => {
       h.timeouts = { hookMs: 2000 };
+      grantInitLog(h, config);
     });
-    const p = await pluggedService([{ dir, config: { mode: 'hang', hang: 'sync', healAfterRestart: true, initLog } }]);
+    const p = await pluggedService([{ dir, config }]);
     open.push(p);
     const first = p.svc.storeWithHooks({ text: 'the call that hangs' });
     await new Promise((r) => setTimeout(r, 1500));
@@ -143,10 +151,12 @@ describe('a hung worker is replaced', () => {
 
   it('a call that timed out while still queued (the worker lives on): the plugin is initialised again over a new port and keeps working', async () => {
     const initLog = join(scratch(), 'inits.log');
+    const config = { mode: 'slow', slowMs: 600, initLog };
     const dir = fixture('misbehaving', (h) => {
       h.timeouts = { hookMs: 2000, endpointMs: 100 };
+      grantInitLog(h, config);
     });
-    const p = await pluggedService([{ dir, config: { mode: 'slow', slowMs: 600, initLog } }]);
+    const p = await pluggedService([{ dir, config }]);
     open.push(p);
     const slow = p.svc.storeWithHooks({ text: 'a slow but timely hook' });
     await new Promise((r) => setTimeout(r, 50));

@@ -155,7 +155,11 @@ describe('search hooks', () => {
 describe('plugin lifecycle', () => {
   it('init runs once per worker and state lives across calls; onMaintenance gets the report; onShutdown runs on close, while the store is open', async () => {
     const shutdownFile = join(mkdtempSync(join(tmpdir(), 'hybrid-mem-shutdown-')), 'shutdown.json');
-    const p = await pluggedService([{ dir: fixture('recorder'), config: { shutdownFile } }]);
+    // The sandbox lets the plugin write only where its manifest's fs capability says.
+    const dir = fixture('recorder', (h) => {
+      h.capabilities = { ...(h.capabilities as object), fs: [dirname(shutdownFile)] };
+    });
+    const p = await pluggedService([{ dir, config: { shutdownFile } }]);
     await p.svc.storeWithHooks({ text: 'one' });
     await p.svc.storeWithHooks({ text: 'two' });
     const out = await p.svc.plugins?.command('recorder', 'calls', ['x']);

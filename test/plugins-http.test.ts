@@ -152,10 +152,14 @@ describe('hybrid-mem serve with an enabled plugin (a real process)', () => {
   it('loads it, says so in the status line, serves its endpoint, runs onMaintenance after the pass, and onShutdown on SIGTERM', async () => {
     const home = mkdtempSync(join(tmpdir(), 'hybrid-mem-plugin-serve-'));
     try {
-      const shutdownFile = join(home, 'shutdown.json');
+      // The sandbox lets the plugin write only in its own folder, and only with the fs capability.
+      const shutdownFile = join(home, 'plugins', 'recorder', 'shutdown.json');
+      const granted = fixture('recorder', (h) => {
+        h.capabilities = { ...(h.capabilities as object), fs: true };
+      });
       writeFileSync(join(home, 'config.json'), JSON.stringify({ plugins: { entries: { 'hybrid-mem': { config: { embedding: { enabled: false }, dashboard: { port: 0 } } } } } }));
       const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: { ...process.env, HYBRID_MEM_HOME: home }, cwd: home };
-      expect(await run(['plugin', 'install', fixture('recorder'), '--plugin-config', JSON.stringify({ shutdownFile })], io)).toBe(0);
+      expect(await run(['plugin', 'install', granted, '--plugin-config', JSON.stringify({ shutdownFile })], io)).toBe(0);
       const child = spawn(process.execPath, [BIN, 'serve', '--json'], { env: { ...process.env, HYBRID_MEM_HOME: home, HYBRID_MEM_FROM_SOURCE: '1' } });
       let out = '';
       let err = '';

@@ -1,16 +1,13 @@
 /**
- * The memory service as a plugin's worker reaches it: a capability-checked facade on the main thread,
- * served over comlink on the worker's port. It acts as the operator. Reads are always allowed; writes need
+ * The memory service as a plugin's process reaches it: a capability-checked facade in the main process,
+ * answering the child's requests over its IPC channel (src/actors/plugins/client.ts). It acts as the operator. Reads are always allowed; writes need
  * canModifyFacts (granted when both the manifest and the plugin object declare it). Writes go to the plain
- * operations (no plugin hooks: a hook that writes cannot re-enter its own worker) with source 'plugin';
+ * operations (no plugin hooks: a hook that writes cannot re-enter its own process) with source 'plugin';
  * searches skip the plugins' search hooks for the same reason. Arguments are checked here (the service
  * validates them again): what arrives from a plugin is untrusted input.
  */
-import { expose } from 'comlink';
-import type { MessagePort } from 'node:worker_threads';
 import { z } from 'zod';
 import type { LogLevel, PluginFacadeApi } from '../actors/plugins/contract.js';
-import { nodeEndpoint } from '../actors/runtime/comlink-node.js';
 import { envelope } from '../actors/runtime/envelope.js';
 import { MemoryError, invalidInput } from '../core/errors.js';
 import type { FactId } from '../core/ids.js';
@@ -25,7 +22,7 @@ export interface FacadeOptions {
   readonly pluginId: string;
   /** Current effective capabilities (read at every call). */
   readonly capabilities: () => Readonly<Record<Capability, boolean>>;
-  /** The plugin object's declaration, sent by its worker before init. */
+  /** The plugin object's declaration, sent by its process before init. */
   readonly declare: (declared: Readonly<Record<Capability, boolean>>) => void;
   readonly log: (level: LogLevel, message: string) => void;
 }
@@ -69,13 +66,13 @@ function methods(o: FacadeOptions): Readonly<Record<string, { readonly write: bo
   };
 }
 
-/** Serve the facade for plugin `o.pluginId` on `port` (the main thread's end of its worker's channel). */
-export function serveFacade(port: MessagePort, o: FacadeOptions): void {
+/** The facade for plugin `o.pluginId`, for one of its processes (a new process gets a new facade). */
+export function createFacade(o: FacadeOptions): PluginFacadeApi {
   const table = methods(o);
   let declared = false;
   const api: PluginFacadeApi = {
     declare: async (caps) => {
-      // Once per worker: the declaration comes from the loader before the plugin's own code gets the context.
+      // Once per process: the declaration comes from the loader before the plugin's own code gets the context.
       if (declared) return;
       declared = true;
       const r = declareSchema.safeParse(caps);
@@ -94,5 +91,5 @@ export function serveFacade(port: MessagePort, o: FacadeOptions): void {
     emit: (event, data) => envelope(() => o.svc.emitPluginEvent(o.pluginId, event, data)),
     log: async (level, message) => o.log(level, typeof message === 'string' ? message.slice(0, 4000) : String(message)),
   };
-  expose(api, nodeEndpoint(port));
+  return api;
 }

@@ -1,5 +1,5 @@
 /**
- * The plugin host: the enabled plugins of one process, each in its own worker, behind the interface the
+ * The plugin host: the enabled plugins of one process, each in its own sandboxed child process, behind the interface the
  * memory service calls (ServicePlugins). Before-hooks run one plugin after another in registry order, each
  * seeing the previous one's output; a failure (throw, hang, wrong shape, a change without the capability)
  * is reported with the plugin id and handled by that plugin's policy:
@@ -92,7 +92,7 @@ export class PluginHost implements ServicePlugins {
     );
   }
 
-  /** Start every plugin's worker and load it (in parallel); a plugin that cannot load is reported, not fatal. */
+  /** Start every plugin's process and load it (in parallel); a plugin that cannot load is reported, not fatal. */
   static async start(o: PluginHostOptions): Promise<PluginHost> {
     const host = new PluginHost(o);
     await Promise.all(
@@ -255,7 +255,7 @@ export class PluginHost implements ServicePlugins {
     }
   }
 
-  /** onShutdown in every plugin that has it (each within its hook budget), then the workers stop. */
+  /** onShutdown in every plugin that has it (each within its hook budget), then the processes stop. */
   close(): Promise<void> {
     return (this.closing ??= (async () => {
       await this.notify('onShutdown', []);

@@ -1,7 +1,7 @@
 /**
  * Where plugins come into a process: `attachEnabledPlugins` reads the registry and, when some plugin is
  * enabled, starts the host and attaches it to the service. Without a registry file (nothing installed) it
- * costs one existsSync; with nothing enabled, one small JSON read. The host, its workers and everything
+ * costs one existsSync; with nothing enabled, one small JSON read. The host, its plugin processes and everything
  * they import are loaded only when some plugin is enabled.
  */
 import { MemoryError } from '../core/errors.js';

@@ -1,15 +1,16 @@
 /**
- * One plugin at run time: its manifest, its worker (PluginClient), its effective capabilities and its
- * state. `run` calls into the worker and turns every outcome into data (never throws): the host decides
+ * One plugin at run time: its manifest, its sandboxed process (PluginClient), its effective capabilities and its
+ * state. `run` calls into the process and turns every outcome into data (never throws): the host decides
  * with the plugin's policy what a failure means.
  */
-import type { LogLevel, PluginInitResult } from '../actors/plugins/contract.js';
+import type { LogLevel, PluginInitResult, SandboxSpec } from '../actors/plugins/contract.js';
 import { PluginClient } from '../actors/plugins/client.js';
 import { MemoryError, toWire } from '../core/errors.js';
 import type { HookName } from '../memory/plugin-hooks.js';
 import type { MemoryService } from '../memory/service.js';
-import { serveFacade } from './facade.js';
+import { createFacade } from './facade.js';
 import type { PluginManifest } from './manifest.js';
+import { sandboxFor } from './sandbox.js';
 import type { Capability } from './types.js';
 
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: MemoryError };
@@ -32,6 +33,7 @@ export class LoadedPlugin {
   private info: PluginInitResult | null = null;
   private loadError: MemoryError | null = null;
   private caps: Readonly<Record<Capability, boolean>> = NO_CAPS;
+  private sandbox: SandboxSpec | null = null;
 
   constructor(private readonly o: LoadedPluginOptions) {
     this.id = o.manifest.id;
@@ -39,11 +41,13 @@ export class LoadedPlugin {
     const granted = o.manifest.capabilities;
     this.client = new PluginClient({
       spec: { id: this.id, entry: o.manifest.entry, config: o.config, vectorDb: o.vectorDb },
+      sandbox: () => (this.sandbox ??= sandboxFor(o.manifest, o.svc.config.dataDir)),
+      cwd: o.manifest.dir,
       initTimeoutMs: o.manifest.timeouts.initMs,
       timeoutMs: o.manifest.timeouts.hookMs,
-      connect: (port) => {
+      openFacade: () => {
         this.caps = NO_CAPS;
-        serveFacade(port, {
+        return createFacade({
           svc: o.svc,
           pluginId: this.id,
           capabilities: () => this.caps,
@@ -53,7 +57,7 @@ export class LoadedPlugin {
           log: o.log,
         });
       },
-      onReplaced: (reason) => o.log('warn', `worker replaced (${reason}); the plugin is loaded again on its next call`),
+      onReplaced: (reason) => o.log('warn', `process replaced (${reason}); the plugin is loaded again on its next call`),
     });
   }
 
@@ -104,7 +108,7 @@ export class LoadedPlugin {
     try {
       return { ok: true, value: await this.client.call<T>(method, args, budget) };
     } catch (err) {
-      // (A replaced worker is loaded again by the next run's load(); if that fails, the plugin is broken.)
+      // (A replaced process is loaded again by the next run's load(); if that fails, the plugin is broken.)
       const w = toWire(err);
       return { ok: false, error: err instanceof MemoryError ? err : new MemoryError(w.code, w.message, { cause: err }) };
     }

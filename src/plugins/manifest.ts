@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { describeIssues, issuesMessage } from '../config/issues.js';
 import { MemoryError } from '../core/errors.js';
 import { PLUGIN_ID_PATTERN } from '../core/plugin-names.js';
-import { PLUGIN_POLICIES, type Capability, type PluginPolicy } from './types.js';
+import { PLUGIN_POLICIES, type Capability, type PluginPolicy, type SandboxCapability } from './types.js';
 
 const ms = (min: number, max: number, def: number) => z.int().min(min).max(max).default(def);
 
@@ -27,7 +27,14 @@ const hybridMemSchema = z.strictObject({
   entry: z.string().min(1).max(300).optional(),
   policy: z.enum(PLUGIN_POLICIES).default('fail-open'),
   capabilities: z
-    .strictObject({ canModifyFacts: z.boolean().default(false), canInterceptSearch: z.boolean().default(false) })
+    .strictObject({
+      canModifyFacts: z.boolean().default(false),
+      canInterceptSearch: z.boolean().default(false),
+      /** The sandbox: read/write of the plugin's folder (true), plus these paths (a list). */
+      fs: z.union([z.boolean(), z.array(z.string().min(1).max(1000)).min(1).max(32)]).default(false),
+      /** The sandbox: network connections, servers and DNS. */
+      network: z.boolean().default(false),
+    })
     .prefault({}),
   timeouts: z
     .strictObject({
@@ -59,7 +66,10 @@ export interface PluginManifest {
   readonly author: string;
   readonly packageName: string;
   readonly policy: PluginPolicy;
-  readonly capabilities: Readonly<Record<Capability, boolean>>;
+  /** What the operator grants: the hook capabilities, and the sandbox's `fs` (any grant) and `network`. */
+  readonly capabilities: Readonly<Record<Capability | SandboxCapability, boolean>>;
+  /** The `fs` capability's paths besides the plugin's folder: absolute (relative ones resolved against `dir`). */
+  readonly fsPaths: readonly string[];
   readonly timeouts: Readonly<Record<keyof typeof TIMEOUT_DEFAULTS, number>>;
   readonly config: Readonly<Record<string, unknown>>;
   /** The package folder. */
@@ -107,7 +117,8 @@ export function readManifest(dir: string): PluginManifest {
     author: typeof p.author === 'string' ? p.author : (p.author?.name ?? ''),
     packageName: p.name,
     policy: h.policy,
-    capabilities: Object.freeze({ ...h.capabilities }),
+    capabilities: Object.freeze({ ...h.capabilities, fs: h.capabilities.fs !== false }),
+    fsPaths: Object.freeze(Array.isArray(h.capabilities.fs) ? h.capabilities.fs.map((p) => resolve(dir, p)) : []),
     timeouts: Object.freeze({ ...h.timeouts }),
     config: Object.freeze({ ...h.config }),
     dir,

@@ -1,9 +1,9 @@
 /**
  * The plugin API, for plugin authors (exported from the package: `import type { HybridMemPlugin } from
- * 'hybrid-mem'`). A plugin is an ES module whose default export is a HybridMemPlugin. It runs in a worker
- * thread of its own: `init` runs once there, state kept in the module or the plugin object lasts as long
- * as the worker, and every hook is called with plain (structured-clonable) data and must answer with
- * plain data. docs/plugins.md describes the hooks, the veto, the policies and the capabilities.
+ * 'hybrid-mem'`). A plugin is an ES module whose default export is a HybridMemPlugin. It runs in a child
+ * process of its own, under Node's permission model: `init` runs once there, state kept in the module or
+ * the plugin object lasts as long as the process, and every hook is called with plain (structured-clonable)
+ * data and must answer with plain data. docs/plugins.md describes the hooks, the veto, the policies, the capabilities and the sandbox.
  */
 import type { FactId } from '../core/ids.js';
 import type { Category, Fact, Link } from '../core/types.js';
@@ -22,11 +22,19 @@ export const CAPABILITIES = ['canModifyFacts', 'canInterceptSearch'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /**
+ * What the plugin's sandboxed process may do beyond its default (read its own folder, nothing else):
+ * `fs` read/write of its folder and the paths the manifest lists (never the data dir), `network`
+ * connections, servers and DNS. Granted by the manifest alone: the process starts before plugin code runs.
+ */
+export const SANDBOX_CAPABILITIES = ['fs', 'network'] as const;
+export type SandboxCapability = (typeof SANDBOX_CAPABILITIES)[number];
+
+/**
  * canModifyFacts: a beforeFactStore may return a changed fact, and context.service may store, edit,
  * delete, pin and link. canInterceptSearch: beforeSearch may change the query, afterSearch the results.
  * A capability holds only when both the manifest and the plugin object declare it.
  */
-export type PluginCapabilities = Readonly<Partial<Record<Capability, boolean>>>;
+export type PluginCapabilities = Readonly<Partial<Record<Capability | SandboxCapability, boolean>>>;
 
 /** fail-open (default): a failing hook is reported and skipped. fail-closed: the operation is refused. */
 export const PLUGIN_POLICIES = ['fail-open', 'fail-closed'] as const;
@@ -120,7 +128,7 @@ export interface PluginContext {
 /** The default export of a plugin module. */
 export interface HybridMemPlugin extends PluginMetadata {
   readonly capabilities?: PluginCapabilities;
-  /** Called once when the plugin's worker starts (again after a hung worker was replaced). */
+  /** Called once when the plugin's process starts (again after a hung or dead process was replaced). */
   init(context: PluginContext): Awaitable<void>;
   /** Return the fact (changed or not) to store it, `false` or a Veto to refuse it; nothing means unchanged. */
   beforeFactStore?(fact: FactDraft, info: StoreInfo): Awaitable<FactDraft | Veto | false | void>;

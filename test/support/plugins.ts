@@ -39,8 +39,11 @@ export interface PluggedService {
   close(): Promise<void>;
 }
 
-/** A fresh service (real SQLite in a temp dir) with the plugins in `dirs` (each with its config) loaded and attached. */
-export async function pluggedService(plugins: readonly { dir: string; config?: Record<string, unknown> }[], userConfig: unknown = { embedding: { enabled: false } }): Promise<PluggedService> {
+/** A fresh service (real SQLite in a temp dir) with the plugins in `dirs` (each with its config, or a config made from the home) loaded and attached. */
+export async function pluggedService(
+  plugins: readonly { dir: string; config?: Record<string, unknown> | ((home: TestHome) => Record<string, unknown>) }[],
+  userConfig: unknown = { embedding: { enabled: false } },
+): Promise<PluggedService> {
   const home = tempHome(userConfig);
   const { svc, clock } = openService(home);
   const lines: string[] = [];
@@ -48,7 +51,7 @@ export async function pluggedService(plugins: readonly { dir: string; config?: R
     svc,
     plugins: plugins.map((p) => {
       const manifest = readManifest(p.dir);
-      return { manifest, config: { ...manifest.config, ...p.config } };
+      return { manifest, config: { ...manifest.config, ...(typeof p.config === 'function' ? p.config(home) : p.config) } };
     }),
     log: (line) => lines.push(line),
   });

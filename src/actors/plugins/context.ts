@@ -1,10 +1,9 @@
 /**
- * The context a plugin's init receives, built inside its worker. `service`, `vectorDb`, `emit` and the
- * logger forward to the main thread's facade (comlink over the port handed over in init); errors come back
- * as envelopes and are rebuilt as MemoryError with their code. Endpoints and commands are recorded here
+ * The context a plugin's init receives, built inside its child process. `service`, `vectorDb`, `emit` and
+ * the logger forward to the main process's facade (requests over the IPC channel); errors come back as
+ * envelopes and are rebuilt as MemoryError with their code. Endpoints and commands are recorded here
  * and only while init runs: what a plugin serves is fixed once it is loaded.
  */
-import type { Remote } from 'comlink';
 import { format } from 'node:util';
 import { MemoryError } from '../../core/errors.js';
 import { COMMAND_NAME_PATTERN, ENDPOINT_PATH_MAX, isEndpointPath } from '../../core/plugin-names.js';
@@ -21,13 +20,14 @@ export interface Registrations {
 
 const SERVICE_METHODS = ['getFact', 'history', 'listFacts', 'listLinks', 'search', 'stats', 'memoryStore', 'editFact', 'deleteFact', 'pin', 'unpin', 'memoryLink'] as const;
 
-export function buildContext(spec: PluginSpec, facadeNow: () => Remote<PluginFacadeApi>, reg: Registrations): PluginContext {
-  const call = async (method: string, args: readonly unknown[]): Promise<never> => unwrap(await facadeNow().call(method, args)) as never;
+/** The context for `spec`'s init: every service call goes through `facade`. */
+export function buildContext(spec: PluginSpec, facade: PluginFacadeApi, reg: Registrations): PluginContext {
+  const call = async (method: string, args: readonly unknown[]): Promise<never> => unwrap(await facade.call(method, args)) as never;
   const service = Object.fromEntries(SERVICE_METHODS.map((m) => [m, (...args: unknown[]) => call(m, args)])) as unknown as PluginService;
   const log =
     (level: LogLevel) =>
     (...args: unknown[]): void => {
-      facadeNow().log(level, format(...args)).catch(() => undefined);
+      facade.log(level, format(...args)).catch(() => undefined);
     };
   const registerable = (what: string): void => {
     if (!reg.open) throw new MemoryError('MEM_ERR_INVALID_INPUT', `${what}: register endpoints and commands in init(context) only`);
@@ -37,7 +37,7 @@ export function buildContext(spec: PluginSpec, facadeNow: () => Remote<PluginFac
     ...(spec.vectorDb ? { vectorDb: { search: (query: string, options: { limit?: number } = {}) => call('vectorSearch', [query, options.limit ?? 10]) } } : {}),
     config: Object.freeze(structuredClone({ ...spec.config })),
     logger: { info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') },
-    emit: async (event, data) => unwrap(await facadeNow().emit(event, data === undefined ? null : data)),
+    emit: async (event, data) => unwrap(await facade.emit(event, data === undefined ? null : data)),
     registerEndpoint(path, handler) {
       registerable('registerEndpoint');
       if (!isEndpointPath(path)) throw new MemoryError('MEM_ERR_INVALID_INPUT', `registerEndpoint: expected a path like "/status" (letters, digits, . _ ~ -, at most ${ENDPOINT_PATH_MAX}), received ${JSON.stringify(path)}`);

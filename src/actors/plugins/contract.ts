@@ -1,14 +1,14 @@
 /**
- * The plugin actor's contract (types only). Each plugin runs in a pool of one worker thread: `init`
- * imports the plugin's module and calls its init(context) once; the other calls run a hook, an endpoint
- * handler or a command in that same worker, so the plugin's state lives between calls. The worker reaches
- * the main thread's capability-checked service facade through a MessagePort (comlink) handed over in init.
+ * The plugin actor's contract (types only). Each plugin runs in a child process of its own under Node's
+ * permission model (see sandbox.ts): `init` imports the plugin's module and calls its init(context) once;
+ * the other calls run a hook, an endpoint handler or a command in that same process, so the plugin's state
+ * lives between calls. The child reaches the main process's capability-checked service facade with
+ * requests over the IPC channel (protocol below); every answer is an envelope, so typed errors survive.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { Envelope } from '../runtime/envelope.js';
 import type { HookName } from '../../memory/plugin-hooks.js';
 
-/** What the worker needs to load a plugin: plain data from the manifest and the registry. */
+/** What the child needs to load a plugin: plain data from the manifest and the registry. */
 export interface PluginSpec {
   readonly id: string;
   /** The entry module, an absolute path. */
@@ -16,6 +16,18 @@ export interface PluginSpec {
   readonly config: Readonly<Record<string, unknown>>;
   /** Offer context.vectorDb (vector search is enabled). */
   readonly vectorDb: boolean;
+}
+
+/**
+ * The sandbox a plugin's process starts in, decided before any plugin code runs. Paths are absolute and
+ * real (symlinks resolved); each grants the folder and everything below it.
+ */
+export interface SandboxSpec {
+  /** Read access: the plugin's folder (and declared `fs` paths), never the data dir. */
+  readonly read: readonly string[];
+  /** Write access: empty unless the `fs` capability is granted. */
+  readonly write: readonly string[];
+  readonly network: boolean;
 }
 
 export interface PluginInitResult {
@@ -28,17 +40,20 @@ export interface PluginInitResult {
   readonly commands: readonly string[];
 }
 
-/** The worker's methods (piscina tasks `{ method, args }`). */
-export interface PluginWorkerApi {
-  init(spec: PluginSpec, port: MessagePort): PluginInitResult;
-  hook(name: HookName, args: readonly unknown[]): unknown;
-  endpoint(path: string, request: unknown): unknown;
-  command(name: string, args: readonly string[]): unknown;
+/** The child's methods. */
+export interface PluginChildApi {
+  init(spec: PluginSpec): Promise<PluginInitResult>;
+  hook(name: HookName, args: readonly unknown[]): Promise<unknown>;
+  endpoint(path: string, request: unknown): Promise<unknown>;
+  command(name: string, args: readonly string[]): Promise<unknown>;
 }
+
+export type ChildMethod = keyof PluginChildApi;
+export const CHILD_METHODS = ['init', 'hook', 'endpoint', 'command'] as const satisfies readonly ChildMethod[];
 
 export type LogLevel = 'info' | 'warn' | 'error' | 'debug';
 
-/** The main thread's side, as the worker calls it over comlink. Every answer is an envelope. */
+/** The main process's side, as the child calls it. Every answer is an envelope (log answers nothing useful). */
 export interface PluginFacadeApi {
   /** What the plugin object declares, sent before its init runs (the facade grants manifest AND declared). */
   declare(capabilities: PluginInitResult['capabilities']): Promise<void>;
@@ -46,3 +61,21 @@ export interface PluginFacadeApi {
   emit(event: string, data: unknown): Promise<Envelope<void>>;
   log(level: LogLevel, message: string): Promise<void>;
 }
+
+export type FacadeMethod = keyof PluginFacadeApi;
+export const FACADE_METHODS = ['declare', 'call', 'emit', 'log'] as const satisfies readonly FacadeMethod[];
+
+/**
+ * The IPC protocol (`serialization: 'advanced'`: structured clone, as postMessage). Parent to child:
+ * `call` (run a child method) and `answer` (the facade's answer to a child's request). Child to parent:
+ * `reply` (a call's outcome), `request` (a facade call) and `fatal` (an uncaught error, just before the
+ * child exits). Ids are per direction. What the child sends is untrusted: the parent checks each message.
+ */
+export type ToChild =
+  | { readonly kind: 'call'; readonly id: number; readonly method: ChildMethod; readonly args: readonly unknown[] }
+  | { readonly kind: 'answer'; readonly id: number; readonly envelope: Envelope<unknown> };
+
+export type FromChild =
+  | { readonly kind: 'reply'; readonly id: number; readonly envelope: Envelope<unknown> }
+  | { readonly kind: 'request'; readonly id: number; readonly method: FacadeMethod; readonly args: readonly unknown[] }
+  | { readonly kind: 'fatal'; readonly error: { readonly code: string; readonly message: string } };
