@@ -13,13 +13,13 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
 import { resolveConfig } from '../src/config/resolve.js';
-import { MemoryError, asMemoryError, toWire } from '../src/core/errors.js';
+import { asMemoryError, toWire } from '../src/core/errors.js';
 import { createCtx } from '../src/memory/context.js';
 import { runMaintenance } from '../src/memory/maintenance.js';
 import { MemoryService } from '../src/memory/service.js';
 import { openDatabase } from '../src/store/db.js';
 import { sqliteDriver } from '../src/store/native.js';
-import { tempHome, type TestHome } from './helpers.js';
+import { tempHome, type TestHome, errorOf } from './helpers.js';
 
 const BIN = resolve(__dirname, '../bin/hybrid-mem.js');
 const PAGE = 4096;
@@ -82,16 +82,6 @@ function noise(length: number, seed = 0x9e3779b9): Buffer {
 }
 
 const sha = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
-
-function errorOf(fn: () => unknown): MemoryError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof MemoryError) return err;
-    throw err;
-  }
-  throw new Error('expected a MemoryError, nothing was thrown');
-}
 
 async function cli(home: TestHome, argv: string[]) {
   const out = { text: '', write: (c: string) => void (out.text += c) };

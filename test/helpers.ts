@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig, type ResolvedConfig } from '../src/config/resolve.js';
+import { MemoryError } from '../src/core/errors.js';
 import { MemoryService } from '../src/memory/service.js';
 
 export interface TestHome {
@@ -29,4 +30,15 @@ export function openService(home: TestHome, start = Date.UTC(2026, 0, 1)): { svc
   };
   const svc = MemoryService.open({ config: home.config, env: home.env, now: () => clock.now });
   return { svc, clock };
+}
+
+/** The MemoryError `fn` throws (any other throw, or none, fails the test). */
+export function errorOf(fn: () => unknown): MemoryError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof MemoryError) return err;
+    throw err;
+  }
+  throw new Error('expected a MemoryError, nothing was thrown');
 }

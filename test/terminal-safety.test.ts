@@ -11,11 +11,10 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../src/cli/main.js';
-import { MemoryError } from '../src/core/errors.js';
 import { escapeTerminal, findControl } from '../src/core/terminal.js';
 import { MemoryService } from '../src/memory/service.js';
 import { sqliteDriver } from '../src/store/native.js';
-import { openService, tempHome, type TestHome } from './helpers.js';
+import { openService, tempHome, type TestHome, errorOf } from './helpers.js';
 
 const BIN = resolve(__dirname, '../bin/hybrid-mem.js');
 const KEY = 'cd'.repeat(32);
@@ -44,16 +43,6 @@ afterAll(() => {
   for (const h of homes) h.cleanup();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-function errorOf(fn: () => unknown): MemoryError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof MemoryError) return err;
-    throw err;
-  }
-  throw new Error('expected a MemoryError, nothing was thrown');
-}
 
 describe('the rules (src/core/terminal.ts)', () => {
   it('finds refused characters, keeps tab, newline and bidi marks', () => {
