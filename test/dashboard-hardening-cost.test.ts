@@ -53,6 +53,14 @@ describe.each(ADAPTERS)('read cost and cross-site reads over %s', (adapter) => {
     expect(sse.text).toContain('send heavier reads as HTTP requests');
   });
 
+  it('a search field cannot pull a heavy read onto the server thread: what runs there keeps to the small budget', async () => {
+    const r = await post({ query: `{ ${graph(20_000)} search(query: "x") { mode } }` });
+    expect(codeOf(r.body), r.text).toBe('MEM_ERR_QUERY_TOO_COMPLEX');
+    expect(r.body.errors?.[0]?.message).toMatch(/above the budget of 2000 for an operation that runs on the server's thread/);
+    const small = await post({ query: `{ ${graph(100)} search(query: "x") { mode } }` });
+    expect(small.body.errors, small.text).toBeUndefined();
+  });
+
   it('refuses reads a page on another site (or another port) could make', async () => {
     const q = `/graphql?query=${encodeURIComponent('{ stats { totalFacts } }')}`;
     for (const site of ['cross-site', 'same-site']) {

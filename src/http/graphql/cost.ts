@@ -25,10 +25,13 @@ import {
 export const COST_LIMITS = Object.freeze({
   /** Per HTTP request, and for all the operations of a batch together: the app's full graph (20,000 nodes) fits. */
   perRequest: 100_000,
-  /** Queries over WebSocket and SSE run on the server's thread: they stay small (a heavier read goes over HTTP). */
-  inline: 5_000,
+  /**
+   * What runs on the server's thread stays under this (~25 ms at worst): queries over WebSocket and SSE,
+   * and operations that need the thread (search, suggestedLinks, mutations). A heavier read goes over HTTP.
+   */
+  inline: 2_000,
   /** HTTP queries from this cost up run on the read worker, off the server's thread. */
-  offloadFrom: 2_000,
+  offloadFrom: 1_000,
 });
 
 type Args = Readonly<Record<string, unknown>>;
@@ -60,9 +63,9 @@ const PASSES: Readonly<Record<string, (args: Args) => number>> = {
   'Query.search': (a) => num(a.limit, 20),
 };
 
-/** Work per call beyond the object itself: a store query per parent, a search, a pairwise scan. */
+/** Work per call of the field (once per parent object) beyond the items it returns: a store query, a search, a pairwise scan. */
 const WEIGHT: Readonly<Record<string, number>> = {
-  'Fact.versions': 1,
+  'Fact.versions': 5,
   'Fact.links': 5,
   'Query.search': 50,
   'Query.suggestedLinks': 500,
@@ -133,7 +136,8 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, op:
         continue;
       }
       const passes = PASSES[key]?.(args) ?? inherited;
-      total += items * (1 + weight + costOf(named, s.selectionSet, passes, depth + 1));
+      // The field's own work once per call; each item it returns, and what is selected under it, per item.
+      total += weight + items * (1 + costOf(named, s.selectionSet, passes, depth + 1));
     }
     return total;
   };

@@ -83,9 +83,12 @@ export class OperationPreparer {
       if (token !== 'ok') return { ok: false, errors: [tokenError(token)], status: 401 };
     }
     const cost = operationCost(this.schema, document, op, params.variables) ?? { cost: 0, mainThread: true };
-    if (cost.cost > budget) {
-      const where = budget < COST_LIMITS.perRequest ? ' over WebSocket and SSE (send heavier reads as HTTP requests)' : '';
-      return { ok: false, errors: [tooComplex(`this operation may cost ${cost.cost}, above the budget of ${budget}${where}: ask for fewer items (smaller limits) or fewer aliases`)], status: 400 };
+    // What must run on the server's thread (search, suggestedLinks, mutations, subscriptions) stays small wherever it comes from.
+    const limit = cost.mainThread ? Math.min(budget, COST_LIMITS.inline) : budget;
+    if (cost.cost > limit) {
+      const where =
+        budget < COST_LIMITS.perRequest ? ' over WebSocket and SSE (send heavier reads as HTTP requests)' : cost.mainThread ? ' for an operation that runs on the server\'s thread (one using search or suggestedLinks, or a mutation)' : '';
+      return { ok: false, errors: [tooComplex(`this operation may cost ${cost.cost}, above the budget of ${limit}${where}: ask for fewer items (smaller limits) or fewer aliases`)], status: 400 };
     }
     return {
       ok: true,
