@@ -485,7 +485,9 @@ describe('vector index: worker failures', () => {
     expect(c.restarts).toBe(1);
     expect(restarts[0]).toMatch(/rebuild timed out/);
     expect(await c.ready()).toEqual({ source: 'loaded', reason: null, count: 4000 });
-    expect((await c.search(randomUnit(12, dim), 1, ALL))[0]?.seq).toBe(12);
+    // HNSW is approximate, and a graph built by several threads differs run to run: the vector is among the
+    // nearest ten (the exact top hit is checked on the deterministic paths above).
+    expect((await c.search(randomUnit(12, dim), 10, ALL)).map((h) => h.seq)).toContain(12);
   });
 });
 
