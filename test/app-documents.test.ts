@@ -18,7 +18,7 @@ describe('graph app documents', () => {
 
   it('covers every query field the app relies on and every curation mutation', () => {
     const all = Object.values(DOCUMENTS).join('\n');
-    for (const field of ['graph', 'neighbors', 'fact', 'search', 'recallHistory', 'orphans', 'conflicts', 'weakLinks', 'staleFacts', 'suggestedLinks', 'memoryActivity']) {
+    for (const field of ['graph', 'neighbors', 'fact', 'search', 'activity', 'orphans', 'conflicts', 'weakLinks', 'staleFacts', 'suggestedLinks', 'memoryActivity']) {
       expect(all).toMatch(new RegExp(`\\b${field}\\b`));
     }
     const mutations = Object.keys(schema.getMutationType()?.getFields() ?? {});

@@ -101,6 +101,19 @@ describe.each(ADAPTERS)('scope and ownership over %s', (adapter) => {
     }
   });
 
+  it('activity (what the graph app\'s feed opens with) shows each caller only the changes in its scope', async () => {
+    const q = '{ activity(limit: 200) { seq kind factId recall { query } } }';
+    for (const who of WHO) {
+      const events = (dataOf(await as(who)(q)) as { activity: { seq: number; kind: string; factId: string | null; recall: { query: string } | null }[] }).activity;
+      expect([who, sorted(events.filter((e) => e.kind === 'FACT_STORED').map((e) => e.factId ?? undefined))]).toEqual([who, visibleIds(who)]);
+      // Oldest first, and the recalls the caller's recall history shows, no others.
+      expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((x, y) => x - y));
+      const history = (dataOf(await as(who)('{ recallHistory { query } }')) as { recallHistory: unknown[] }).recallHistory;
+      expect([who, events.filter((e) => e.kind === 'RECALL').length]).toEqual([who, history.length]);
+    }
+    expect(errorCode(await as('OP')('{ activity(limit: 500) { seq } }'))).toBe('MEM_ERR_INVALID_INPUT');
+  });
+
   it('fact and neighbors: out of scope answers as a missing fact, never the fact; neighbours are trimmed to scope', async () => {
     const q = 'query($id: ID!) { fact(id: $id) { id text } }';
     for (const who of WHO) {

@@ -21,6 +21,9 @@ interface Sub {
   readonly listener: Listener;
 }
 
+/** How far back `recent` looks (others' private events are skipped, not counted towards the limit). */
+const RECENT_SCAN = 5000;
+
 export class EventBus {
   private readonly subs = new Set<Sub>();
   private cursor: number;
@@ -57,6 +60,24 @@ export class EventBus {
         if (this.subs.size === 0) this.stopTimer();
       },
     };
+  }
+
+  /** The `limit` newest events `caller` may see, oldest first, looking back at most RECENT_SCAN events. */
+  recent(caller: Caller, limit: number): MemoryEvent[] {
+    this.drain();
+    const out: MemoryEvent[] = [];
+    let seq = this.cursor;
+    for (let scanned = 0; out.length < limit && scanned < RECENT_SCAN && seq > 0; ) {
+      const page = this.log.atOrBefore(seq, 500);
+      if (page.length === 0) break;
+      for (const e of page) {
+        const visible = eventFor(e, caller);
+        if (visible && out.length < limit) out.push(visible);
+      }
+      scanned += page.length;
+      seq = (page[page.length - 1]?.seq ?? 1) - 1;
+    }
+    return out.reverse();
   }
 
   /** Read and deliver whatever the log holds past the cursor. Called after each local commit. */

@@ -293,6 +293,15 @@ export class MemoryService {
 
   // Events
   /** Live events filtered for `caller`; pass the last seq seen to resume. */
+  /**
+   * The caller's most recent events from the log (what the graph app's feed opens with), oldest first: at
+   * most `limit` (1..200), looking back at most 5,000 events (others' private changes are skipped, not counted).
+   */
+  recentActivity(caller: Caller = OPERATOR, limit = 50): MemoryEvent[] {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new MemoryError('MEM_ERR_INVALID_INPUT', `activity.limit: expected an integer in 1..200, received ${limit}`);
+    return this.ctx.bus.recent(this.settled(caller), limit);
+  }
+
   subscribe(caller: Caller, listener: (e: MemoryEvent) => void, fromSeq?: number): Subscription {
     return this.ctx.bus.subscribe(this.settled(caller), listener, fromSeq);
   }

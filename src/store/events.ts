@@ -28,6 +28,11 @@ export class EventLog {
     return Number(info.lastInsertRowid);
   }
 
+  /** Up to `limit` events at or before `seq`, newest first. */
+  atOrBefore(seq: number, limit = 500): MemoryEvent[] {
+    return (prep(this.db, 'SELECT seq, kind, at, payload FROM events WHERE seq <= ? ORDER BY seq DESC LIMIT ?').all(seq, limit) as EventRow[]).map(toEvent);
+  }
+
   after(seq: number, limit = 500): MemoryEvent[] {
     return (this.afterStmt.all(seq, limit) as EventRow[]).map(toEvent);
   }

@@ -51,15 +51,17 @@ describe('live activity', { timeout: 30_000 }, () => {
     await d?.close();
   });
 
-  it('on open, the feed holds the stored recall history', async () => {
-    const history = d.svc.recallHistory();
-    expect(history.map((h) => h.query)).toEqual(['wombat billing']);
+  it('on open, the feed holds the recent history from the event log: stored, linked, recalled', async () => {
+    expect(d.svc.recallHistory().map((h) => h.query)).toEqual(['wombat billing']);
     g = await openGraph(browser, d.url, { facts: 2 });
     pages.push(g);
     const lines = await g.feed();
-    expect(lines.filter((l) => l.kind === 'RECALL')).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ kind: 'RECALL' });
-    expect(lines[0]?.text).toContain('recall "wombat billing": 1 fact(s)');
+    expect(lines.map((l) => l.kind).sort()).toEqual(['FACT_STORED', 'FACT_STORED', 'LINK_CREATED', 'RECALL']);
+    const text = lines.map((l) => l.text).join('\n');
+    expect(text).toContain('stored "The kangaroo cluster runs on k8s"');
+    expect(text).toContain('stored "The wombat service owns billing"');
+    expect(text).toMatch(/created link RELATED_TO "The kangaroo cluster runs on k8s" → "The wombat service owns billing"/);
+    expect(text).toMatch(/recall "wombat billing": The wombat service owns billing \d\.\d\d/);
   });
 
   it('a fact stored by another client in this process appears as a node and a feed line', async () => {

@@ -71,11 +71,15 @@ export class Controller {
     }
   }
 
+  /** The feed on open: the recent changes (stored, recalled, edited, conflicts) from the event log, before the live ones. */
   async loadHistory(): Promise<void> {
     try {
-      const r = await gql<{ recallHistory: { id: string; kind: string; query: string; target: string | null; createdAt: number; scores: { factId: string; score: number }[] }[] }>(D.RECALL_HISTORY);
-      const lines = r.recallHistory.map((h) => ({ key: `h-${h.id}`, kind: 'RECALL', at: h.createdAt, text: `recall "${h.query}"${h.target ? ` (${h.target})` : ''}: ${h.scores.length} fact(s)` }));
-      this.ui.feed = [...lines.reverse(), ...this.ui.feed].slice(-FEED_MAX);
+      const r = await gql<{ activity: MemoryEvent[] }>(D.RECENT_ACTIVITY);
+      const v = this.view;
+      const lines = r.activity.map((e) => ({ key: `e-${e.seq}`, kind: e.kind, at: e.at, text: describeEvent(e, (id) => v.nodes.get(id)?.label) }));
+      // A live event may have arrived first: one line per event.
+      const live = new Set(this.ui.feed.map((l) => l.key));
+      this.ui.feed = [...lines.filter((l) => !live.has(l.key)), ...this.ui.feed].slice(-FEED_MAX);
     } catch (err) {
       this.note(err);
     }

@@ -43,9 +43,6 @@ export const SEARCH = /* GraphQL */ `
   }
   ${FACT_FIELDS}`;
 
-export const RECALL_HISTORY = /* GraphQL */ `
-  query RecallHistory { recallHistory(limit: 30) { id kind query target createdAt scores { factId score } } }`;
-
 export const GAPS = /* GraphQL */ `
   query Gaps {
     orphans(limit: 50) { id label category }
@@ -89,6 +86,20 @@ export const ACCEPT_SUGGESTED = /* GraphQL */ `
   mutation Accept($source: ID!, $target: ID!) { acceptSuggestedLink(source: $source, target: $target) { ...EdgeFields } }
   ${EDGE_FIELDS}`;
 
+/** The feed on open: the recent changes from the event log (then the live stream carries on). */
+export const RECENT_ACTIVITY = /* GraphQL */ `
+  query RecentActivity {
+    activity(limit: 50) {
+      seq at kind factId oldFactId pinned reason linkIds
+      fact { ...NodeFields }
+      link { ...EdgeFields }
+      recall { id kind query target scores { factId score } }
+      conflict { id reason }
+    }
+  }
+  ${FACT_FIELDS}
+  ${EDGE_FIELDS}`;
+
 export const ACTIVITY = /* GraphQL */ `
   subscription Activity {
     memoryActivity {
@@ -104,6 +115,6 @@ export const ACTIVITY = /* GraphQL */ `
 
 /** Every document, by name (for the schema check). */
 export const DOCUMENTS: Readonly<Record<string, string>> = {
-  GRAPH, NEIGHBORS, FACT_DETAIL, SEARCH, RECALL_HISTORY, GAPS, SUGGESTED_LINKS, CREATE_FACT, EDIT_FACT, DELETE_FACT, PIN_FACT, UNPIN_FACT,
+  GRAPH, NEIGHBORS, FACT_DETAIL, SEARCH, RECENT_ACTIVITY, GAPS, SUGGESTED_LINKS, CREATE_FACT, EDIT_FACT, DELETE_FACT, PIN_FACT, UNPIN_FACT,
   CREATE_LINK, CHANGE_LINK_TYPE, DELETE_LINK, RESOLVE_CONFLICT, ACCEPT_SUGGESTED, ACTIVITY,
 };

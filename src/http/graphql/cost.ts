@@ -44,6 +44,7 @@ const LIST_SIZE: Readonly<Record<string, (args: Args, inherited: number) => numb
   'Query.episodes': (a) => num(a.limit, 50),
   'Query.links': (a) => num(a.limit, 1000),
   'Query.recallHistory': (a) => num(a.limit, 50),
+  'Query.activity': (a) => num(a.limit, 50),
   'Query.orphans': (a) => num(a.limit, 100),
   'Query.suggestedLinks': (a) => num(a.limit, 50),
   'Query.conflicts': () => 1000,

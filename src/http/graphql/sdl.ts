@@ -121,6 +121,8 @@ type Query {
   links(factId: ID, limit: Int = 1000): [Edge!]!
   "Hybrid search over the whole store (full text + vectors); a look-up, not a recall: nothing is logged."
   search(query: String!, limit: Int = 20, category: Category, includeSuperseded: Boolean = false): SearchResult!
+  "The most recent changes the caller may see (stored, recalled, edited, linked, conflicts), oldest first: what the graph app's feed opens with, before the live stream (limit 1..200)."
+  activity(limit: Int = 50): [MemoryEvent!]!
   "Recall history: only the caller's own recalls (the operator sees all)."
   recallHistory(limit: Int = 50, since: Float): [RecallEvent!]!
   orphans(limit: Int = 100): [Fact!]!
