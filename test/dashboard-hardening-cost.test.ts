@@ -99,8 +99,9 @@ describe('a heavy read runs on the read worker', { timeout: 120_000 }, () => {
     home = tempHome({ embedding: { enabled: false } });
     svc = MemoryService.open({ config: home.config, env: home.env });
     svc.memoryStoreMany(Array.from({ length: 8000 }, (_, i) => ({ text: `Heavy read fact ${i} about host h${i % 37}` })));
-    withWorker = await startDashboard({ svc, config: home.config, port: 0, record: false });
-    inline = await startDashboard({ svc, config: home.config, port: 0, record: false, readWorker: false });
+    // No answer cache here: every read must run (the cache has its own tests in test/dashboard-answer-cache.test.ts).
+    withWorker = await startDashboard({ svc, config: home.config, port: 0, record: false, answerCache: false });
+    inline = await startDashboard({ svc, config: home.config, port: 0, record: false, readWorker: false, answerCache: false });
   });
 
   afterAll(async () => {

@@ -17,6 +17,7 @@ import type { OperationParams, OperationPreparer } from './graphql/operation.js'
 import { createGraphqlHttp, createGraphqlSse, type NeutralRequest, type RequestState } from './graphql-transports.js';
 import { requestGuard, type TokenCheck } from './security.js';
 import { PLUGIN_PREFIX, pluginRoute } from './plugin-routes.js';
+import type { AnswerCache } from './answer-cache.js';
 import { batchPrice, paramsOf, type ReadOffload } from './read-offload.js';
 import { StaticApp } from './static.js';
 import { BASE_HEADERS, type HttpRequest, type HttpResponse } from './types.js';
@@ -31,6 +32,8 @@ export interface RouterOptions {
   readonly port: () => number;
   /** Heavy HTTP queries run on the read worker (null: all on this thread). */
   readonly offload?: ReadOffload | null;
+  /** Answers to heavy queries kept while memory has not changed (null: none kept). */
+  readonly answers?: AnswerCache | null;
 }
 
 export type Handle = (req: HttpRequest) => Promise<HttpResponse>;
@@ -135,7 +138,10 @@ export function createRouter(o: RouterOptions): Handle {
   };
 
   /** One operation: on the read worker when heavy, else the usual path. */
-  const one = async (req: NeutralRequest, params: OperationParams | null, st: RequestState): Promise<HttpResponse> => (await o.offload?.run(params, req, st)) ?? gqlHttp(req, st);
+  const one = async (req: NeutralRequest, params: OperationParams | null, st: RequestState): Promise<HttpResponse> => {
+    const run = async (): Promise<HttpResponse> => (await o.offload?.run(params, req, st)) ?? gqlHttp(req, st);
+    return o.answers ? o.answers.answer(params, req, st, run) : run();
+  };
 
   /** A JSON array of operations: each runs as its own request; at most QUERY_LIMITS.maxBatch. */
   const batch = async (req: NeutralRequest, body: string, st: RequestState): Promise<HttpResponse> => {

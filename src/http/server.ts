@@ -13,6 +13,7 @@ import type { AdapterName, Listen, RunningAdapter } from './adapters/types.js';
 import { createSchema } from './graphql/schema.js';
 import { OperationPreparer } from './graphql/operation.js';
 import { ReadClient } from '../actors/reads/client.js';
+import { AnswerCache } from './answer-cache.js';
 import { ReadOffload } from './read-offload.js';
 import { createRouter } from './router.js';
 import { requestGuard, TokenCheck } from './security.js';
@@ -32,6 +33,8 @@ export interface DashboardOptions {
   readonly record?: boolean;
   /** Run heavy queries on a read worker thread (default true; false: everything on this thread). */
   readonly readWorker?: boolean;
+  /** Keep answers to heavy queries while memory has not changed (default true). */
+  readonly answerCache?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -71,6 +74,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   const reads = o.readWorker === false ? null : new ReadClient();
   const handle = createRouter({
     offload: reads ? new ReadOffload(preparer, reads, o.svc) : null,
+    answers: o.answerCache === false ? null : new AnswerCache(preparer, o.svc),
     svc: o.svc,
     preparer,
     token,

@@ -82,6 +82,12 @@ export class MemoryService {
     return this.ctx.now();
   }
 
+  /** The event log's last seq once the deferred writes are committed: any change to memory moves it (answer caches key on it). */
+  changeMark(): number {
+    this.ctx.deferred.flush();
+    return this.ctx.events.lastSeq();
+  }
+
   /** The service's clock (epoch ms); tests move it. */
   now(): number {
     return this.ctx.now();
