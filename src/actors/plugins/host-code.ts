@@ -8,7 +8,7 @@
  * contents; written to a temp folder and renamed into place, so concurrent test processes never see half).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,9 +70,13 @@ export function hostCode(): Promise<HostCode> {
   return (located ??= locate());
 }
 
+/**
+ * Real paths only: Node resolves the entry script through every symbolic link on its way (a linked
+ * node_modules, pnpm's store, macOS's /tmp), and the permission model checks the link's own path too.
+ */
 async function locate(): Promise<HostCode> {
-  const js = fileURLToPath(new URL('./child.js', import.meta.url));
-  const srcRoot = fileURLToPath(new URL('../../', import.meta.url));
+  const js = join(realpathSync(fileURLToPath(new URL('.', import.meta.url))), 'child.js');
+  const srcRoot = realpathSync(fileURLToPath(new URL('../../', import.meta.url)));
   if (existsSync(js)) return { entry: js, read: [srcRoot.replace(/[\\/]$/, ''), join(srcRoot, '..', 'package.json')] };
   const files = closure(srcRoot, js.replace(/\.js$/, '.ts'));
   const hash = createHash('sha256');
@@ -82,5 +86,6 @@ async function locate(): Promise<HostCode> {
     mkdirSync(dirname(dir), { recursive: true });
     await transpileTo(dir, files);
   }
-  return { entry: join(dir, relative(srcRoot, js)), read: [dir] };
+  const real = realpathSync(dir);
+  return { entry: join(real, relative(srcRoot, js)), read: [real] };
 }
