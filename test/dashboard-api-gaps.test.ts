@@ -34,7 +34,7 @@ describe.each(ADAPTERS)('dashboard API over %s', (adapter) => {
           oldFact: { id: f.st1?.id },
           status: 'unresolved',
           resolution: null,
-          reason: expect.stringContaining('negates') as unknown as string,
+          reason: expect.stringContaining('negation: the newer fact says "not"') as unknown as string,
           createdAt: T0,
           resolvedAt: null,
         },

@@ -2,7 +2,6 @@
  * Rules the spec leaves open, chosen here and documented in docs/memory.md ("Rules the spec leaves open").
  */
 import type { DecayClass } from './types.js';
-import { tokenize } from './text.js';
 
 const DAY = 86_400_000;
 
@@ -52,41 +51,9 @@ export function isStale(
 export const EPISODE_IDLE_GAP_MS = 30 * 60_000;
 
 export const CONFLICT_RULES = Object.freeze({
-  /** Word-set overlap (Jaccard) at or above which two facts on one entity are "about the same thing". */
-  minOverlap: 0.5,
   /** A new fact opens conflicts with at most this many current facts: the closest ones. */
   maxPerFact: 3,
 });
 
-const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'cannot', 'isnt', 'arent', 'wasnt', 'dont', 'doesnt', 'didnt', 'wont', 'without']);
-
-/**
- * Does `newer` contradict `older`? Both must be about the same (non-empty) entity and category; then they
- * contradict when they say nearly the same words but differ: one negates what the other states, or they
- * give a different value (different numbers or different remaining words) for the same subject.
- * Identical texts (after normalisation) are duplicates, not contradictions. Returns the reason and the
- * word overlap (to pick the closest matches), or null.
- */
-export function contradiction(
-  newer: { text: string; entity: string | null; category: string },
-  older: { text: string; entity: string | null; category: string },
-): { reason: string; overlap: number } | null {
-  if (!newer.entity || !older.entity) return null;
-  if (newer.entity.trim().toLowerCase() !== older.entity.trim().toLowerCase()) return null;
-  if (newer.category !== older.category) return null;
-  const a = tokenize(newer.text.replace(/'/g, ''));
-  const b = tokenize(older.text.replace(/'/g, ''));
-  if (a.join(' ') === b.join(' ')) return null;
-  const negA = a.some((w) => NEGATIONS.has(w));
-  const negB = b.some((w) => NEGATIONS.has(w));
-  const setA = new Set(a.filter((w) => !NEGATIONS.has(w)));
-  const setB = new Set(b.filter((w) => !NEGATIONS.has(w)));
-  let inter = 0;
-  for (const w of setA) if (setB.has(w)) inter++;
-  const union = setA.size + setB.size - inter;
-  const overlap = union === 0 ? 0 : inter / union;
-  const pct = Math.round(overlap * 100);
-  if (negA !== negB && overlap >= CONFLICT_RULES.minOverlap) return { reason: `one negates the other (${pct}% same words)`, overlap };
-  if (overlap >= CONFLICT_RULES.minOverlap && overlap < 1) return { reason: `same subject, different value (${pct}% same words)`, overlap };
-  return null;
-}
+/** Whether a new fact contradicts a current one, and the evidence: see src/core/contradiction/rule.ts. */
+export { contradiction, type Contradiction, type Statement } from './contradiction/rule.js';
