@@ -55,7 +55,8 @@ export async function main(): Promise<void> {
     const p99 = new Map<string, number>();
     for (const readWorker of [false, true]) {
       const mode = readWorker ? 'read worker' : 'baseline: all on the thread';
-      const d = await startDashboard({ svc, config: home.config, port: 0, record: false, server: 'uws', readWorker });
+      // No answer cache: an attacker varies the query text and never hits it.
+      const d = await startDashboard({ svc, config: home.config, port: 0, record: false, server: 'uws', readWorker, answerCache: false });
       try {
         for (const a of ATTACKS) {
           const attack = runAttack({ ...a.cmd, url: d.url, concurrency: 6, seconds: SECONDS });
