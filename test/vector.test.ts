@@ -6,7 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -421,15 +421,22 @@ describe('vector index: persistence', () => {
     }
   }, 60_000);
 
-  it('never crash-loops: a file whose last load never returned is set aside, not loaded again', async () => {
-    const { env, vecs } = damaged((e) => {
+  it('never crash-loops: a file whose loads twice never returned is set aside; once (a one-shot exit), or a live process loading it, is not', async () => {
+    // Pids of processes that are gone (short children that exited).
+    const gone = (): number => spawnSync(process.execPath, ['-e', '']).pid;
+    const marks = (e: Env, pids: readonly (number | string)[]): void => {
       const m = JSON.parse(readFileSync(manifestPath(e.indexPath), 'utf8')) as { sha256: string };
-      // What a load that took the process down leaves behind.
-      writeFileSync(`${e.indexPath}.loading`, `${m.sha256}\n`);
-    });
-    await expectRebuilt(env, vecs, /the last load of this index file ended the process/);
-    expect(existsSync(`${env.indexPath}.damaged`)).toBe(true);
-    expect(existsSync(`${env.indexPath}.loading`)).toBe(false);
+      for (const pid of pids) writeFileSync(`${e.indexPath}.loading-${pid}`, `${m.sha256}\n`);
+    };
+    // Once, and a live process (the test's own parent) in the middle of loading it: loaded as usual.
+    const once = damaged((e) => marks(e, [gone(), process.ppid]));
+    expect(await open(once.env).ready()).toMatchObject({ source: 'loaded', count: 300 });
+    expect(existsSync(`${once.env.indexPath}.damaged`)).toBe(false);
+    // Twice by processes that are gone: what a crash loop leaves behind.
+    const twice = damaged((e) => marks(e, [gone(), gone()]));
+    await expectRebuilt(twice.env, twice.vecs, /loads of this index file ended the process twice without returning/);
+    expect(existsSync(`${twice.env.indexPath}.damaged`)).toBe(true);
+    expect(readdirSync(dirname(twice.env.indexPath)).filter((n) => n.includes('.loading-'))).toEqual([]);
   });
 });
 

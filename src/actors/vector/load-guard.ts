@@ -7,17 +7,22 @@
  *   Node process with the same settings (load, size, dimension, one search). If that process dies, or
  *   answers wrong, the file is not loaded here: the index is rebuilt from SQLite. A file written or loaded
  *   here is remembered (`<index>.known`, its sha256), so a normal start pays nothing.
- * - **Breaker**: before the in-process load, `<index>.loading` records the file's sha256; it is removed
- *   once the load returns. Found at the next start with the same sha256, it means that load took the
- *   process down: the file is set aside, never loaded again. No file in the data dir can crash-loop.
+ * - **Breaker**: before the in-process load, `<index>.loading-<pid>` records the file's sha256; it is
+ *   removed once the load returns. A marker left by a process that is gone means that load never returned:
+ *   the process crashed, or exited on its own mid-load (a one-shot command does). A marker of a live process
+ *   is a load in progress elsewhere (two processes on one data dir). Two loads of the same file that never
+ *   returned, and the file is set aside, never loaded again: no file in the data dir can crash-loop.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { discard } from './index-file.js';
 
 const knownPath = (indexPath: string): string => `${indexPath}.known`;
-const loadingPath = (indexPath: string): string => `${indexPath}.loading`;
+const loadingPath = (indexPath: string, pid = process.pid): string => `${indexPath}.loading-${pid}`;
+/** Loads of one file that never returned before it is set aside. */
+const FAILED_LOADS = 2;
 
 function readText(file: string): string | null {
   try {
@@ -36,9 +41,38 @@ export function markKnown(indexPath: string, sha256: string): void {
   writeFileSync(knownPath(indexPath), `${sha256}\n`, { mode: 0o600 });
 }
 
-/** A load of this very file was started and never returned: it took the process down. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The markers of loads that never returned (their process is gone), by the sha256 they were loading. */
+function unfinished(indexPath: string): { file: string; sha256: string | null }[] {
+  const base = basename(indexPath);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dirname(indexPath));
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const m = /^(.*)\.loading-(\d+)$/.exec(name);
+    if (!m || m[1] !== base || Number(m[2]) === process.pid || alive(Number(m[2]))) return [];
+    const file = join(dirname(indexPath), name);
+    return [{ file, sha256: readText(file) }];
+  });
+}
+
+/** Loads of this very file started and never returned, often enough to call it a crash loop. */
 export function crashedBefore(indexPath: string, sha256: string): boolean {
-  return readText(loadingPath(indexPath)) === sha256;
+  const left = unfinished(indexPath);
+  // Markers of other files are stale: the file they were loading is gone.
+  for (const u of left) if (u.sha256 !== sha256) discard(u.file);
+  return left.filter((u) => u.sha256 === sha256).length >= FAILED_LOADS;
 }
 
 /** Set a file that crashed the loader aside (kept for a bug report, never loaded again). */
@@ -48,15 +82,17 @@ export function setAside(indexPath: string): void {
   } catch {
     discard(indexPath);
   }
-  discard(loadingPath(indexPath));
+  for (const u of unfinished(indexPath)) discard(u.file);
 }
 
 /** Around the in-process load: the breaker is armed while `load` runs. */
 export function guardedLoad<T>(indexPath: string, sha256: string, load: () => T): T {
   writeFileSync(loadingPath(indexPath), `${sha256}\n`, { mode: 0o600 });
-  const out = load();
-  discard(loadingPath(indexPath));
-  return out;
+  try {
+    return load();
+  } finally {
+    discard(loadingPath(indexPath));
+  }
 }
 
 /** What the probe process runs: plain CommonJS, usearch resolved by the parent. */

@@ -73,7 +73,7 @@ async function load(cfg: VectorInit, db: Database, expected: KeyDigest): Promise
     // A file whose load took the process down before is never loaded again (load-guard.ts).
     if (crashedBefore(cfg.indexPath, manifest.sha256)) {
       setAside(cfg.indexPath);
-      return 'the last load of this index file ended the process (a damaged file); it was set aside as vectors.usearch.damaged';
+      return 'loads of this index file ended the process twice without returning (a damaged file); it was set aside as vectors.usearch.damaged';
     }
     // A file this install did not write or load itself is loaded in a separate process first.
     if (!isKnown(cfg.indexPath, manifest.sha256)) {
