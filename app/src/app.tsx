@@ -37,8 +37,17 @@ export const App = component$(() => {
     c = new Controller(view, ui);
     ctrl.value = noSerialize(c);
     (window as unknown as { __hybridGraph: unknown }).__hybridGraph = { view, controller: c };
+    // F fits the graph into view (not while typing in a field).
+    const onKey = (ev: KeyboardEvent): void => {
+      const t = ev.target as HTMLElement | null;
+      if ((ev.key === 'f' || ev.key === 'F') && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !(t && /^(?:INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) view.fitToView();
+    };
+    window.addEventListener('keydown', onKey);
     void c.start();
-    cleanup(() => c?.stop());
+    cleanup(() => {
+      window.removeEventListener('keydown', onKey);
+      c?.stop();
+    });
   });
 
   return (
@@ -48,6 +57,9 @@ export const App = component$(() => {
         <span class={`live ${ui.live}`} data-testid="live-indicator" data-status={ui.live} title="live connection">
           ● {ui.live}
         </span>
+        <button class="fit" data-testid="fit-view" title="Fit the whole graph into view (F)" onClick$={() => ctrl.value?.view.fitToView()}>
+          Fit
+        </button>
         <span data-testid="total-facts">{ui.totalFacts} facts</span>
         <span>{ui.links} links</span>
         <span>{ui.openConflicts} open conflicts</span>

@@ -68,6 +68,9 @@ export class GraphView {
   private readonly resize: ResizeObserver;
   private width = 0;
   private height = 0;
+  /** Fit the whole graph into view while a new layout spreads (a first graph or a filter change), unless the user moves the view meanwhile. */
+  private fitPending = true;
+  private fitAt = 0;
   mode: 'facts' | 'clusters' = 'facts';
 
   constructor(
@@ -78,9 +81,11 @@ export class GraphView {
     this.worker.onmessage = (ev: MessageEvent<LayoutTick>) => this.onTick(ev.data);
     this.zoomer = zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.03, 12])
-      .on('zoom', (e: { transform: ZoomTransform }) => {
+      .on('zoom', (e: { transform: ZoomTransform; sourceEvent: unknown }) => {
         this.transform = e.transform;
         this.viewMoved = true;
+        // The user took the view: no automatic fit until the next graph or filter.
+        if (e.sourceEvent) this.fitPending = false;
       });
     select(canvas).call(this.zoomer);
     canvas.addEventListener('click', (ev) => this.onClick(ev));
@@ -95,8 +100,37 @@ export class GraphView {
     this.raf = requestAnimationFrame(loop);
   }
 
+  /**
+   * Zoom and pan so that every drawn fact is inside the canvas, with a margin (the "fit" control, the F key,
+   * and automatically after a fresh graph or filter once the layout has spread).
+   */
+  fitToView(): void {
+    const n = this.items.length;
+    if (n === 0 || this.width === 0 || this.height === 0 || this.pos.length < 2 * n) return;
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const x = this.pos[2 * i] ?? 0;
+      const y = this.pos[2 * i + 1] ?? 0;
+      const r = (this.items[i] as Item).size;
+      minX = Math.min(minX, x - r);
+      maxX = Math.max(maxX, x + r);
+      minY = Math.min(minY, y - r);
+      maxY = Math.max(maxY, y + r);
+    }
+    const margin = 32;
+    // Zoom out as far as it takes; zoom in only a little (a handful of facts is not blown up to fill the screen).
+    const k = Math.min(1.25, Math.max(0.03, Math.min((this.width - 2 * margin) / Math.max(1, maxX - minX), (this.height - 2 * margin) / Math.max(1, maxY - minY))));
+    const cx = (minX + maxX) / 2;
+    const cy = (minY + maxY) / 2;
+    this.zoomer.transform(select(this.canvas), zoomIdentity.translate(-cx * k, -cy * k).scale(k));
+  }
+
   /** Replace everything (a fresh read of the graph); positions of facts seen before are kept. */
-  setGraph(nodes: readonly GNode[], edges: readonly GEdge[]): void {
+  setGraph(nodes: readonly GNode[], edges: readonly GEdge[], o: { fit?: boolean } = {}): void {
+    this.fitPending = o.fit ?? true;
     this.nodes.clear();
     this.edges.clear();
     for (const n of nodes) this.nodes.set(n.id, n);
@@ -214,6 +248,13 @@ export class GraphView {
     this.pos = t.positions;
     this.alpha = t.alpha;
     this.needsDraw = true;
+    // Fit while the layout spreads (every 250 ms for its first 3 s), then leave the view alone.
+    const now = performance.now();
+    if (this.fitPending && now - this.fitAt >= 250) {
+      this.fitAt = now;
+      this.fitToView();
+      if (t.alpha < 0.05) this.fitPending = false;
+    }
   }
 
   private fit(): void {

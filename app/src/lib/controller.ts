@@ -41,7 +41,7 @@ export class Controller {
     this.live = connectLive({
       onEvent: (e) => this.onEvent(e),
       onStatus: (s) => (this.ui.live = s),
-      onReconnect: () => void this.loadGraph(),
+      onReconnect: () => void this.loadGraph({ fit: false }),
       fromSeq: this.graphSeq,
     });
     void this.loadGaps();
@@ -52,7 +52,8 @@ export class Controller {
     this.view.destroy();
   }
 
-  async loadGraph(): Promise<void> {
+  /** Read the graph; `fit` (default): fit it into view as its layout spreads (not after a reconnect or a curation step). */
+  async loadGraph(o: { fit?: boolean } = {}): Promise<void> {
     const f = this.ui.filter;
     const filter = {
       categories: f.categories.length > 0 ? f.categories : null,
@@ -63,7 +64,7 @@ export class Controller {
     try {
       const r = await gql<{ graph: { truncated: boolean; nodes: GNode[]; edges: GEdge[] }; stats: { totalFacts: number; links: number; openConflicts: number; searchMode: string; lastEventSeq: number } }>(D.GRAPH, { filter });
       this.graphSeq = r.stats.lastEventSeq;
-      this.view.setGraph(r.graph.nodes, r.graph.edges);
+      this.view.setGraph(r.graph.nodes, r.graph.edges, o);
       Object.assign(this.ui, { truncated: r.graph.truncated, totalFacts: r.stats.totalFacts, links: r.stats.links, openConflicts: r.stats.openConflicts, searchMode: r.stats.searchMode });
       this.applySearchHighlight();
     } catch (err) {
@@ -278,7 +279,7 @@ export class Controller {
   resolveConflict(id: string, resolution: 'keep_new' | 'keep_old' | 'both_fine') {
     return this.mutate(async () => {
       await gql(D.RESOLVE_CONFLICT, { id, resolution });
-      await Promise.all([this.loadGraph(), this.loadGaps()]);
+      await Promise.all([this.loadGraph({ fit: false }), this.loadGaps()]);
       this.notice('Conflict resolved.');
     });
   }

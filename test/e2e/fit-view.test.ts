@@ -1,0 +1,59 @@
+/**
+ * Fit to view (issue 21, item 1) in Chromium: a new user's graph opens with every fact inside the canvas
+ * (the view fits while the layout spreads), and after the view was panned away the Fit control (and the
+ * F key) bring every fact back inside. Screenshots go to test/e2e/artifacts.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
+import { ensureAppBuilt, launchBrowser, openGraph, until, type GraphPage } from '../support/e2e.js';
+
+const FACTS = 36;
+
+describe('fit to view', { timeout: 60_000 }, () => {
+  let browser: Browser;
+  let d: TestDashboard;
+  let g: GraphPage;
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    [browser, d] = await Promise.all([launchBrowser(), startTestDashboard('uws')]);
+    const ids = d.svc.memoryStoreMany(Array.from({ length: FACTS }, (_, i) => ({ text: `Service s${i} runs on host h${i % 9} in rack r${i % 4}`, category: 'technical' as const, importance: 0.3 + (i % 5) / 10 }))).map((r) => r.fact.id);
+    for (let i = 1; i < ids.length; i += 2) d.svc.memoryLink({ sourceId: ids[i - 1] as string, targetId: ids[i] as string });
+    g = await openGraph(browser, d.url, { facts: FACTS });
+  });
+
+  afterAll(async () => {
+    if (g) expect(g.errors).toEqual([]);
+    await g?.page.close();
+    await browser?.close();
+    await d?.close();
+  });
+
+  /** Facts drawn outside the canvas (with a 2 px tolerance). */
+  const outside = async (): Promise<string[]> => {
+    const box = await g.canvasBox();
+    const pos = await g.positions();
+    return Object.entries(pos)
+      .filter(([, p]) => !p || p.x < box.left - 2 || p.y < box.top - 2 || p.x > box.left + box.width + 2 || p.y > box.top + box.height + 2)
+      .map(([id]) => id);
+  };
+
+  it('opens with every fact inside the canvas', async () => {
+    await g.settle();
+    expect(await outside()).toEqual([]);
+    await g.shot('fit-on-open');
+  });
+
+  it('the Fit control and the F key bring the graph back after the view was panned away', async () => {
+    const box = await g.canvasBox();
+    await g.page.evaluate((dx) => (globalThis as unknown as { __hybridGraph: { view: { panBy(x: number, y: number): void } } }).__hybridGraph.view.panBy(dx, 0), box.width * 3);
+    await until(outside, (ids) => ids.length === FACTS, 'every fact panned out of the canvas');
+    await g.testId('fit-view').click();
+    await until(outside, (ids) => ids.length === 0, 'every fact back inside after Fit');
+    await g.page.evaluate((dy) => (globalThis as unknown as { __hybridGraph: { view: { panBy(x: number, y: number): void } } }).__hybridGraph.view.panBy(0, dy), box.height * 3);
+    await until(outside, (ids) => ids.length === FACTS, 'every fact panned out again');
+    await g.page.locator('body').press('f');
+    await until(outside, (ids) => ids.length === 0, 'every fact back inside after F');
+  });
+});
