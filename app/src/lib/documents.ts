@@ -86,32 +86,26 @@ export const ACCEPT_SUGGESTED = /* GraphQL */ `
   mutation Accept($source: ID!, $target: ID!) { acceptSuggestedLink(source: $source, target: $target) { ...EdgeFields } }
   ${EDGE_FIELDS}`;
 
-/** The feed on open: the recent changes from the event log (then the live stream carries on). */
-export const RECENT_ACTIVITY = /* GraphQL */ `
-  query RecentActivity {
-    activity(limit: 50) {
-      seq at kind factId oldFactId pinned reason linkIds
-      fact { ...NodeFields }
-      link { ...EdgeFields }
-      recall { id kind query target scores { factId score } }
-      conflict { id reason }
-    }
+/** What the feed and the graph read of one change: the same on open (the event log) and live. */
+const EVENT_FIELDS = /* GraphQL */ `
+  fragment EventFields on MemoryEvent {
+    seq at kind factId oldFactId pinned reason linkIds
+    fact { ...NodeFields }
+    link { ...EdgeFields }
+    recall { id kind query target scores { factId score } }
+    conflict { id reason }
   }
   ${FACT_FIELDS}
   ${EDGE_FIELDS}`;
 
+/** The feed on open: the recent changes from the event log (then the live stream carries on). */
+export const RECENT_ACTIVITY = /* GraphQL */ `
+  query RecentActivity { activity(limit: 50) { ...EventFields } }
+  ${EVENT_FIELDS}`;
+
 export const ACTIVITY = /* GraphQL */ `
-  subscription Activity {
-    memoryActivity {
-      seq at kind factId oldFactId pinned reason linkIds
-      fact { ...NodeFields }
-      link { ...EdgeFields }
-      recall { id kind query target scores { factId score } }
-      conflict { id reason }
-    }
-  }
-  ${FACT_FIELDS}
-  ${EDGE_FIELDS}`;
+  subscription Activity { memoryActivity { ...EventFields } }
+  ${EVENT_FIELDS}`;
 
 /** Every document, by name (for the schema check). */
 export const DOCUMENTS: Readonly<Record<string, string>> = {

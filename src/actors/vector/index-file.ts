@@ -237,7 +237,8 @@ function olderThan(file: string, ms: number): boolean {
   }
 }
 
-function alive(pid: number): boolean {
+/** A process with this pid exists (EPERM: it does, owned by someone else). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

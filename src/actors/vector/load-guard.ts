@@ -17,7 +17,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { discard } from './index-file.js';
+import { alive, discard } from './index-file.js';
 
 const knownPath = (indexPath: string): string => `${indexPath}.known`;
 const loadingPath = (indexPath: string, pid = process.pid): string => `${indexPath}.loading-${pid}`;
@@ -39,15 +39,6 @@ export function isKnown(indexPath: string, sha256: string): boolean {
 
 export function markKnown(indexPath: string, sha256: string): void {
   writeFileSync(knownPath(indexPath), `${sha256}\n`, { mode: 0o600 });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The markers of loads that never returned (their process is gone), by the sha256 they were loading. */
