@@ -41,6 +41,7 @@ describe.each(ADAPTERS)('scope and ownership over %s', (adapter) => {
   const f: Record<string, Fact> = {};
   const link: Record<string, string> = {};
   let conflictId = '';
+  let recallA1 = '';
 
   /** Which seeded facts each caller may see (written out, then cross-checked against isVisible). */
   const VISIBLE: Record<Who, string[]> = {
@@ -68,7 +69,7 @@ describe.each(ADAPTERS)('scope and ownership over %s', (adapter) => {
     link.ag1Ag2 = s.memoryLink({ sourceId: f.ag1.id, targetId: f.ag2.id }).link.id;
     link.gSs1 = s.memoryLink({ sourceId: f.g.id, targetId: f.ss1.id }).link.id;
     link.contra = s.listLinks(OP, { factId: f.c1.id })[0]?.id ?? '';
-    await s.memoryRecall({ query: 'zebra' }, A1);
+    recallA1 = String((await s.memoryRecall({ query: 'zebra' }, A1)).recallId);
     await s.memoryRecall({ query: 'zebra' }, A2);
     expect(conflictId).toMatch(/^cf_/);
     // The table above is the rule in src/core/scope.ts.
@@ -112,6 +113,17 @@ describe.each(ADAPTERS)('scope and ownership over %s', (adapter) => {
       expect([who, events.filter((e) => e.kind === 'RECALL').length]).toEqual([who, history.length]);
     }
     expect(errorCode(await as('OP')('{ activity(limit: 500) { seq } }'))).toBe('MEM_ERR_INVALID_INPUT');
+  });
+
+  it('recall(id) (why was this recalled) answers its owner, with the scores of facts it may see, and null to anyone else', async () => {
+    const q = 'query($id: ID!) { recall(id: $id) { query scores { factId ftsRank } } }';
+    type R = { recall: { query: string; scores: { factId: string; ftsRank: number | null }[] } | null };
+    const own = (dataOf(await as('A1')(q, { id: recallA1 })) as R).recall;
+    expect(own?.query).toBe('zebra');
+    expect(own?.scores.every((x) => visibleIds('A1').includes(x.factId))).toBe(true);
+    expect((dataOf(await as('A2')(q, { id: recallA1 })) as R).recall).toBeNull();
+    expect((dataOf(await as('OP')(q, { id: recallA1 })) as R).recall?.query).toBe('zebra');
+    expect((dataOf(await as('OP')(q, { id: 'rc_missing' })) as R).recall).toBeNull();
   });
 
   it('fact and neighbors: out of scope answers as a missing fact, never the fact; neighbours are trimmed to scope', async () => {

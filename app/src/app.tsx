@@ -10,6 +10,7 @@ import { Gaps } from './ui/gaps';
 import { Inspector } from './ui/inspector';
 import { Sidebar } from './ui/sidebar';
 import { TokenDialog } from './ui/token-dialog';
+import { Why } from './ui/why';
 import styles from './app.css?inline';
 
 export const App = component$(() => {
@@ -80,6 +81,7 @@ export const App = component$(() => {
         <canvas ref={canvas} data-testid="graph-canvas" />
       </main>
       <aside class="right">
+        <Why ui={ui} ctrl={ctrl} />
         <nav>
           <button class={tab.value === 'inspect' ? 'on' : ''} data-testid="tab-inspect" onClick$={() => (tab.value = 'inspect')}>
             Inspect
@@ -97,7 +99,7 @@ export const App = component$(() => {
         </nav>
         {tab.value === 'inspect' ? <Inspector ui={ui} ctrl={ctrl} /> : <Gaps ui={ui} ctrl={ctrl} />}
       </aside>
-      <Feed ui={ui} />
+      <Feed ui={ui} ctrl={ctrl} />
       {ui.tokenPrompt && <TokenDialog ui={ui} ctrl={ctrl} />}
     </div>
   );

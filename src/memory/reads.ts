@@ -1,6 +1,6 @@
 /** Read operations, each scope-filtered inside its query. */
 import type { FactId } from '../core/ids.js';
-import { visibility, type Visibility } from '../core/scope.js';
+import { ownsRecall, visibility, type Visibility } from '../core/scope.js';
 import type { Caller, Category, Conflict, ConflictStatus, Episode, Fact, Link, RecallEvent } from '../core/types.js';
 import type { FactFilter } from '../store/facts.js';
 import { visibleFact } from './access.js';
@@ -36,6 +36,16 @@ export function listConflicts(ctx: Ctx, caller: Caller, status: ConflictStatus =
 
 export function listEpisodes(ctx: Ctx, caller: Caller, limit?: number): Episode[] {
   return ctx.episodes.list(caller, limit);
+}
+
+/** One recall event the caller owns (or null: missing or someone else's, alike), scores trimmed to what it may see. */
+export function recallEvent(ctx: Ctx, caller: Caller, id: string): RecallEvent | null {
+  const e = ctx.recalls.get(id);
+  if (!e || !ownsRecall(e.owner, caller)) return null;
+  const v = visibility(caller);
+  if (v.all) return e;
+  const visible = new Set(ctx.facts.visibleIds(e.scores.map((s) => s.factId), v));
+  return { ...e, scores: e.scores.filter((s) => visible.has(s.factId)) };
 }
 
 /** Recall history, ownership-gated; scores of facts the caller may not see are removed. */

@@ -19,7 +19,7 @@ import { parseCaller, type EditInput, type LinkInput, type RecallInput, type Sto
 import { deleteFact, setPinned } from './lifecycle.js';
 import { changeLinkType, cutLink, memoryLink } from './links.js';
 import { runMaintenance, type MaintenanceReport } from './maintenance.js';
-import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallHistory, stats } from './reads.js';
+import { factHistory, factsAsOf, getFact, listConflicts, listEpisodes, listFacts, listLinks, recallEvent, recallHistory, stats } from './reads.js';
 import { memoryRecall, recordRecall, type RecallHit } from './recall.js';
 import { captureConversation, findFacts, type CaptureBy, type CaptureDecision } from './capture.js';
 import type { CaptureTurn } from '../core/capture.js';
@@ -280,6 +280,10 @@ export class MemoryService {
   }
   listEpisodes(caller: Caller = OPERATOR, limit?: number) {
     return listEpisodes(this.ctx, this.settled(caller), limit);
+  }
+  /** One recall the caller owns, with each fact's ranks and scores (null: missing or someone else's). */
+  recallEvent(id: string, caller: Caller = OPERATOR) {
+    return recallEvent(this.ctx, this.settled(caller), id);
   }
   recallHistory(caller: Caller = OPERATOR, options: { limit?: number; since?: number } = {}) {
     return recallHistory(this.ctx, this.settled(caller), options);

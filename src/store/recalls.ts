@@ -33,6 +33,11 @@ export class RecallRepo {
     return rows.map(toRecall);
   }
 
+  get(id: string): RecallEvent | null {
+    const row = prep(this.db, 'SELECT * FROM recall_events WHERE id = ?').get(id) as RecallRow | undefined;
+    return row ? toRecall(row) : null;
+  }
+
   /** How many auth-failure hints this session was given for this target (any process, any agent). */
   authHints(sessionId: string, target: string): number {
     const row = prep(this.db, "SELECT count(*) AS n FROM recall_events WHERE owner_session = ? AND target = ? AND kind = 'auth_failure'").get(sessionId, target) as { n: number };

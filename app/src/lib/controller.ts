@@ -7,8 +7,8 @@ import type { GraphView } from '../graph/view';
 import * as D from './documents';
 import { gql, GqlError, TokenError, tokenStore } from './gql';
 import { connectLive } from './live';
-import { describeEvent } from './feed-text';
-import type { FactDetail, Gaps, UiState } from './state';
+import { feedLine } from './feed-text';
+import type { FactDetail, Gaps, UiState, WhyRecalled } from './state';
 import type { Category, GEdge, GNode, GraphFilter, LinkType, MemoryEvent } from './types';
 
 export { initialUi, type UiState } from './state';
@@ -77,13 +77,31 @@ export class Controller {
     try {
       const r = await gql<{ activity: MemoryEvent[] }>(D.RECENT_ACTIVITY);
       const v = this.view;
-      const lines = r.activity.map((e) => ({ key: `e-${e.seq}`, kind: e.kind, at: e.at, text: describeEvent(e, (id) => v.nodes.get(id)?.label) }));
+      const lines = r.activity.map((e) => feedLine(e, (id) => v.nodes.get(id)?.label));
       // A live event may have arrived first: one line per event.
       const live = new Set(this.ui.feed.map((l) => l.key));
       this.ui.feed = [...lines.filter((l) => !live.has(l.key)), ...this.ui.feed].slice(-FEED_MAX);
     } catch (err) {
       this.note(err);
     }
+  }
+
+  /** Explain a recall (its feed line was clicked): the facts it returned, highlighted, with their ranks and scores. */
+  async why(recallId: string): Promise<void> {
+    try {
+      const r = await gql<{ recall: (Omit<WhyRecalled, 'rows'> & { scores: Omit<WhyRecalled['rows'][number], 'label'>[] }) | null }>(D.RECALL_DETAIL, { id: recallId });
+      if (!r.recall) return this.notice('That recall is no longer in the history.');
+      const { scores, ...rest } = r.recall;
+      this.ui.why = { ...rest, rows: scores.map((s) => ({ ...s, label: this.view.nodes.get(s.factId)?.label ?? s.factId })) };
+      this.view.setHighlight(new Set(scores.map((s) => s.factId)));
+    } catch (err) {
+      this.note(err);
+    }
+  }
+
+  closeWhy(): void {
+    this.ui.why = null;
+    this.applySearchHighlight();
   }
 
   async loadGaps(): Promise<void> {
@@ -132,7 +150,7 @@ export class Controller {
         for (const s of e.recall?.scores ?? []) v.pulse(s.factId, s.score);
         break;
     }
-    this.ui.feed = [...this.ui.feed, { key: `e-${e.seq}`, kind: e.kind, at: e.at, text: describeEvent(e, (id) => v.nodes.get(id)?.label) }].slice(-FEED_MAX);
+    this.ui.feed = [...this.ui.feed, feedLine(e, (id) => v.nodes.get(id)?.label)].slice(-FEED_MAX);
     if (e.kind.startsWith('FACT_')) this.ui.totalFacts = Math.max(0, this.ui.totalFacts + (e.kind === 'FACT_STORED' ? 1 : e.kind === 'FACT_DELETED' || e.kind === 'FACT_ENDED' ? -1 : 0));
     if (e.kind.startsWith('CONFLICT_') || e.kind === 'FACT_ENDED') void this.loadGaps();
     if (this.ui.selectedId && (e.factId === this.ui.selectedId || e.oldFactId === this.ui.selectedId || e.link?.source === this.ui.selectedId || e.link?.target === this.ui.selectedId)) {

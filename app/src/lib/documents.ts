@@ -86,6 +86,12 @@ export const ACCEPT_SUGGESTED = /* GraphQL */ `
   mutation Accept($source: ID!, $target: ID!) { acceptSuggestedLink(source: $source, target: $target) { ...EdgeFields } }
   ${EDGE_FIELDS}`;
 
+/** Why a recall returned what it did (a feed line clicked). */
+export const RECALL_DETAIL = /* GraphQL */ `
+  query RecallDetail($id: ID!) {
+    recall(id: $id) { id kind query target createdAt scores { factId score ftsRank bm25 vectorRank similarity fused } }
+  }`;
+
 /** What the feed and the graph read of one change: the same on open (the event log) and live. */
 const EVENT_FIELDS = /* GraphQL */ `
   fragment EventFields on MemoryEvent {
@@ -109,6 +115,6 @@ export const ACTIVITY = /* GraphQL */ `
 
 /** Every document, by name (for the schema check). */
 export const DOCUMENTS: Readonly<Record<string, string>> = {
-  GRAPH, NEIGHBORS, FACT_DETAIL, SEARCH, RECENT_ACTIVITY, GAPS, SUGGESTED_LINKS, CREATE_FACT, EDIT_FACT, DELETE_FACT, PIN_FACT, UNPIN_FACT,
+  GRAPH, NEIGHBORS, FACT_DETAIL, SEARCH, RECENT_ACTIVITY, RECALL_DETAIL, GAPS, SUGGESTED_LINKS, CREATE_FACT, EDIT_FACT, DELETE_FACT, PIN_FACT, UNPIN_FACT,
   CREATE_LINK, CHANGE_LINK_TYPE, DELETE_LINK, RESOLVE_CONFLICT, ACCEPT_SUGGESTED, ACTIVITY,
 };

@@ -34,3 +34,10 @@ export function describeEvent(e: MemoryEvent, label: (id: string) => string | un
       return e.kind.toLowerCase();
   }
 }
+
+/** The feed's line for an event (a recall's line carries the recall, to explain on click). */
+export function feedLine(e: MemoryEvent, label: (id: string) => string | undefined): { key: string; kind: string; at: number; text: string; recallId?: string } {
+  const line: { key: string; kind: string; at: number; text: string; recallId?: string } = { key: `e-${e.seq}`, kind: e.kind, at: e.at, text: describeEvent(e, label) };
+  if (e.recall?.id) line.recallId = e.recall.id;
+  return line;
+}

@@ -7,6 +7,18 @@ export interface FeedLine {
   kind: string;
   text: string;
   at: number;
+  /** A recall's line: the recall to explain when it is clicked. */
+  recallId?: string;
+}
+
+/** Why a recall returned what it did: per fact, its rank and score in each leg of hybrid search. */
+export interface WhyRecalled {
+  id: string;
+  kind: string;
+  query: string;
+  target: string | null;
+  createdAt: number;
+  rows: { factId: string; label: string; score: number; ftsRank: number | null; bm25: number | null; vectorRank: number | null; similarity: number | null; fused: number | null }[];
 }
 
 export interface FactDetail extends GNode {
@@ -56,6 +68,8 @@ export interface UiState {
   /** Counts facts added from the form (the form clears when it moves, also after a token prompt's retry). */
   added: number;
   filter: GraphFilter;
+  /** The recall being explained (a feed line was clicked), or null. */
+  why: WhyRecalled | null;
 }
 
 export const initialUi = (): UiState => ({
@@ -78,6 +92,7 @@ export const initialUi = (): UiState => ({
   notice: '',
   linkFrom: null,
   linkTarget: null,
+  why: null,
   added: 0,
   filter: { categories: [], minStrength: 0, includeSuperseded: false, search: '' },
 });

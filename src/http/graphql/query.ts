@@ -59,6 +59,7 @@ export const queryFields: Q = {
     };
   },
   activity: (_p, args, ctx) => ctx.svc.recentActivity(ctx.caller, a(args).limit),
+  recall: (_p, args, ctx) => ctx.svc.recallEvent(a(args).id ?? '', ctx.caller),
   recallHistory: (_p, args, ctx) => ctx.svc.recallHistory(ctx.caller, clean({ limit: a(args).limit, since: a(args).since })),
   orphans: (_p, args, ctx) => ctx.svc.orphans(ctx.caller, a(args).limit),
   suggestedLinks: (_p, args, ctx) => ctx.svc.suggestLinks(ctx.caller, clean({ threshold: a(args).threshold, limit: a(args).limit })),

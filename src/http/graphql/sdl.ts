@@ -123,6 +123,8 @@ type Query {
   search(query: String!, limit: Int = 20, category: Category, includeSuperseded: Boolean = false): SearchResult!
   "The most recent changes the caller may see (stored, recalled, edited, linked, conflicts), oldest first: what the graph app's feed opens with, before the live stream (limit 1..200)."
   activity(limit: Int = 50): [MemoryEvent!]!
+  "One recall the caller owns, with each fact's full-text rank, vector rank, similarity and fused score: why it was recalled (null: missing or not the caller's)."
+  recall(id: ID!): RecallEvent
   "Recall history: only the caller's own recalls (the operator sees all)."
   recallHistory(limit: Int = 50, since: Float): [RecallEvent!]!
   orphans(limit: Int = 100): [Fact!]!

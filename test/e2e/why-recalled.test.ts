@@ -1,0 +1,52 @@
+/**
+ * Why was this recalled? (issue 21, item 4) in Chromium: a recall's line in the feed, clicked, opens a
+ * panel with the query and, for every fact the recall returned, its full-text rank, vector rank,
+ * similarity and fused score (the `why` the service recorded); the panel closes again.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
+import { ensureAppBuilt, launchBrowser, openGraph, poll, type GraphPage } from '../support/e2e.js';
+
+describe('why was this recalled', { timeout: 60_000 }, () => {
+  let browser: Browser;
+  let d: TestDashboard;
+  let g: GraphPage;
+  let recalled: { id: string; score: number }[] = [];
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    [browser, d] = await Promise.all([launchBrowser(), startTestDashboard('uws')]);
+    d.svc.memoryStore({ text: 'The ocelot queue drains into the billing warehouse every night', category: 'technical' });
+    d.svc.memoryStore({ text: 'The ocelot queue is owned by the payments team' });
+    d.svc.memoryStore({ text: 'Lunch is at noon on fridays' });
+    const r = await d.svc.memoryRecall({ query: 'ocelot queue' });
+    recalled = r.results.map((h) => ({ id: h.fact.id, score: h.score }));
+    g = await openGraph(browser, d.url, { facts: 3 });
+  });
+
+  afterAll(async () => {
+    if (g) expect(g.errors).toEqual([]);
+    await g?.page.close();
+    await browser?.close();
+    await d?.close();
+  });
+
+  it('clicking the recall in the feed shows each recalled fact with its ranks and scores', async () => {
+    expect(recalled).toHaveLength(2);
+    await g.page.locator('[data-testid=feed-line][data-kind=RECALL]').first().click();
+    const panel = g.testId('why-panel');
+    await poll(() => panel.isVisible()).toBe(true);
+    expect(await g.testId('why-query').textContent()).toBe('ocelot queue');
+    const rows = g.page.locator('[data-testid=why-row]');
+    await poll(() => rows.count()).toBe(2);
+    const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-fact-id')));
+    expect(ids.sort()).toEqual(recalled.map((r) => r.id).sort());
+    // Full text found both (ranks 1 and 2); no vector leg runs in this server (embedding off).
+    expect((await g.page.locator('[data-testid=why-fts]').allTextContents()).sort()).toEqual(['#1', '#2']);
+    expect(await g.page.locator('[data-testid=why-vector]').allTextContents()).toEqual(['–', '–']);
+    await g.shot('why-recalled');
+    await g.testId('why-close').click();
+    await poll(() => panel.count()).toBe(0);
+  });
+});
