@@ -8,8 +8,8 @@
  * small queries (cheaper to run than to key) are not kept. Bounded in entries and bytes.
  */
 import type { MemoryService } from '../memory/service.js';
-import type { OperationParams, OperationPreparer } from './graphql/operation.js';
 import type { NeutralRequest, RequestState } from './graphql-transports.js';
+import type { Priced } from './read-offload.js';
 import { BASE_HEADERS, type HttpResponse } from './types.js';
 
 export interface AnswerCacheOptions {
@@ -36,16 +36,14 @@ export class AnswerCache {
   misses = 0;
 
   constructor(
-    private readonly preparer: OperationPreparer,
     private readonly svc: MemoryService,
     private readonly o: AnswerCacheOptions = ANSWER_CACHE,
   ) {}
 
   /** The key of a query worth keeping, or null. */
-  private keyOf(params: OperationParams | null, req: NeutralRequest, st: RequestState): string | null {
-    if (!params) return null;
-    const p = this.preparer.prepare(params, st.context, st.token, req.method);
-    if (!p.ok || p.operation !== 'query' || p.cost.mainThread || p.cost.cost < this.o.minCost) return null;
+  private keyOf(priced: Priced | null, req: NeutralRequest, st: RequestState): string | null {
+    if (!priced || priced.operation !== 'query' || priced.cost.mainThread || priced.cost.cost < this.o.minCost) return null;
+    const { params } = priced;
     const c = st.context.caller;
     return JSON.stringify([params.query, params.operationName ?? null, params.variables ?? null, c.role, c.agentId, c.sessionId, req.header('accept') ?? '']);
   }
@@ -54,8 +52,8 @@ export class AnswerCache {
    * Run `compute` for this request, or answer from the cache. `compute`'s answer is kept when it is a 200
    * with no errors, under the seq read before it ran (a change meanwhile makes it stale at once).
    */
-  async answer(params: OperationParams | null, req: NeutralRequest, st: RequestState, compute: () => Promise<HttpResponse>): Promise<HttpResponse> {
-    const key = this.keyOf(params, req, st);
+  async answer(priced: Priced | null, req: NeutralRequest, st: RequestState, compute: () => Promise<HttpResponse>): Promise<HttpResponse> {
+    const key = this.keyOf(priced, req, st);
     if (key === null) return compute();
     const seq = this.svc.changeMark();
     // The service's clock: strength, recency and expiry are read as of it (tests move it).

@@ -9,6 +9,8 @@
 import type { ReadClient } from '../actors/reads/client.js';
 import type { MemoryService } from '../memory/service.js';
 import { COST_LIMITS } from './graphql/cost.js';
+import type { OperationTypeNode } from 'graphql';
+import type { OperationCost } from './graphql/cost.js';
 import type { OperationParams, OperationPreparer } from './graphql/operation.js';
 import type { NeutralRequest, RequestState } from './graphql-transports.js';
 import { BASE_HEADERS, type HttpResponse } from './types.js';
@@ -47,30 +49,35 @@ function mediaType(accept: string | null): string | null {
   return null;
 }
 
-/** The whole price of several operations (a batch); an operation refused anyway costs nothing here. */
-export function batchPrice(preparer: OperationPreparer, items: readonly (OperationParams | null)[], st: RequestState, method: string): number {
-  let total = 0;
-  for (const params of items) {
-    const p = params ? preparer.prepare(params, st.context, st.token, method, Number.MAX_SAFE_INTEGER) : null;
-    if (p?.ok) total += p.cost.cost;
-  }
-  return total;
+/** An operation parsed, validated and priced (graphql/cost.ts): what the cache and the read worker decide on. */
+export interface Priced {
+  readonly params: OperationParams;
+  readonly operation: OperationTypeNode;
+  readonly cost: OperationCost;
+}
+
+/**
+ * Price an operation once per request, whatever its budget (the refusal itself is graphql-http's, on the
+ * usual path); null when it does not parse, validate or pass the token gate.
+ */
+export function priceOf(preparer: OperationPreparer, params: OperationParams | null, st: RequestState, method: string): Priced | null {
+  if (!params) return null;
+  const p = preparer.prepare(params, st.context, st.token, method, Number.MAX_SAFE_INTEGER);
+  return p.ok ? { params, operation: p.operation, cost: p.cost } : null;
 }
 
 export class ReadOffload {
   constructor(
-    private readonly preparer: OperationPreparer,
     private readonly reads: ReadClient,
     private readonly svc: MemoryService,
   ) {}
 
-  /** The answer from the read worker, or null when this request takes the usual path. */
-  async run(params: OperationParams | null, req: NeutralRequest, st: RequestState): Promise<HttpResponse | null> {
-    if (!params) return null;
+  /** The answer from the read worker, or null when this request takes the usual path (which also refuses what is over budget). */
+  async run(priced: Priced | null, req: NeutralRequest, st: RequestState): Promise<HttpResponse | null> {
+    if (!priced || priced.operation !== 'query' || priced.cost.mainThread || priced.cost.cost < COST_LIMITS.offloadFrom || priced.cost.cost > COST_LIMITS.perRequest) return null;
     const type = mediaType(req.header('accept'));
     if (!type) return null;
-    const p = this.preparer.prepare(params, st.context, st.token, req.method);
-    if (!p.ok || p.operation !== 'query' || p.cost.mainThread || p.cost.cost < COST_LIMITS.offloadFrom) return null;
+    const { params } = priced;
     const body = await this.reads.query({
       config: this.svc.config,
       query: params.query,

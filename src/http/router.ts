@@ -18,7 +18,7 @@ import { createGraphqlHttp, createGraphqlSse, type NeutralRequest, type RequestS
 import { requestGuard, type TokenCheck } from './security.js';
 import { PLUGIN_PREFIX, pluginRoute } from './plugin-routes.js';
 import type { AnswerCache } from './answer-cache.js';
-import { batchPrice, paramsOf, type ReadOffload } from './read-offload.js';
+import { paramsOf, priceOf, type ReadOffload } from './read-offload.js';
 import { StaticApp } from './static.js';
 import { BASE_HEADERS, type HttpRequest, type HttpResponse } from './types.js';
 
@@ -139,8 +139,11 @@ export function createRouter(o: RouterOptions): Handle {
 
   /** One operation: on the read worker when heavy, else the usual path. */
   const one = async (req: NeutralRequest, params: OperationParams | null, st: RequestState): Promise<HttpResponse> => {
-    const run = async (): Promise<HttpResponse> => (await o.offload?.run(params, req, st)) ?? gqlHttp(req, st);
-    return o.answers ? o.answers.answer(params, req, st, run) : run();
+    if (!o.offload && !o.answers) return gqlHttp(req, st);
+    // Priced once: the answer cache and the read worker both decide on it.
+    const priced = priceOf(o.preparer, params, st, req.method);
+    const run = async (): Promise<HttpResponse> => (await o.offload?.run(priced, req, st)) ?? gqlHttp(req, st);
+    return o.answers ? o.answers.answer(priced, req, st, run) : run();
   };
 
   /** A JSON array of operations: each runs as its own request; at most QUERY_LIMITS.maxBatch. */
@@ -155,7 +158,7 @@ export function createRouter(o: RouterOptions): Handle {
     if (items.length > QUERY_LIMITS.maxBatch) return refusal('MEM_ERR_QUERY_TOO_COMPLEX', 400, `a batch holds at most ${QUERY_LIMITS.maxBatch} operations (received ${items.length})`);
     // Priced as a whole before any runs: a batch may not cost more than one request.
     const params = items.map((item) => paramsOf('POST', '', item));
-    const price = batchPrice(o.preparer, params, st, req.method);
+    const price = params.reduce((sum, p) => sum + (priceOf(o.preparer, p, st, req.method)?.cost.cost ?? 0), 0);
     if (price > COST_LIMITS.perRequest) return refusal('MEM_ERR_QUERY_TOO_COMPLEX', 400, `this batch may cost ${price}, above the budget of ${COST_LIMITS.perRequest} for a request: send fewer or smaller operations`);
     const bodies: string[] = [];
     for (const [i, item] of items.entries()) {

@@ -73,8 +73,8 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
   let port = 0;
   const reads = o.readWorker === false ? null : new ReadClient();
   const handle = createRouter({
-    offload: reads ? new ReadOffload(preparer, reads, o.svc) : null,
-    answers: o.answerCache === false ? null : new AnswerCache(preparer, o.svc),
+    offload: reads ? new ReadOffload(reads, o.svc) : null,
+    answers: o.answerCache === false ? null : new AnswerCache(o.svc),
     svc: o.svc,
     preparer,
     token,
