@@ -66,7 +66,6 @@ describe('use-lite: the default provider, with the weights shipped in node_modul
 
     const files = useLiteFiles();
     expect(files.modelDir.endsWith(['node_modules', '@energetic-ai', 'model-embeddings-en', 'dist'].join(sep))).toBe(true);
-    expect(files.wasmDir.endsWith(['node_modules', '@energetic-ai', 'core', 'dist'].join(sep))).toBe(true);
     const manifest = JSON.parse(readFileSync(files.modelJson, 'utf8')) as { weightsManifest: { paths: string[] }[] };
     const shards = manifest.weightsManifest.flatMap((g) => g.paths);
     expect(shards).toHaveLength(7);

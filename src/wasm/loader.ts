@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { MemoryError } from '../core/errors.js';
 
 /** The ABI the loader speaks; must equal `abiVersion()` in assembly/index.ts. */
-export const CORE_ABI_VERSION = 1;
+export const CORE_ABI_VERSION = 2;
 
 /** Where the loader looks by default: vector-core.wasm next to this file. */
 export const DEFAULT_WASM_PATH = fileURLToPath(new URL('./vector-core.wasm', import.meta.url));
@@ -30,6 +30,11 @@ export interface CoreExports {
   dotI8(a: number, b: number, dim: number): number;
   dotI8Batch(q: number, qScale: number, base: number, n: number, dim: number, scales: number, idx: number, out: number): void;
   topK(scores: number, n: number, k: number, idx: number, outIdx: number, outScores: number): number;
+  // Sentence-encoder kernels (assembly/encoder.ts).
+  packB(src: number, dst: number, k: number, n: number): void;
+  gemm(a: number, lda: number, b: number, bias: number, c: number, ldc: number, m: number, k: number, n: number, mode: number): void;
+  layerNorm(x: number, out: number, rows: number, dim: number, scale: number, bias: number, eps: number): void;
+  attention(qkv: number, out: number, len: number, dim: number, heads: number, scale: number, scores: number): void;
 }
 
 /** The part of WebAssembly.Memory we use. */
@@ -54,7 +59,7 @@ const WASM = (globalThis as unknown as { readonly WebAssembly: WasmGlobal }).Web
 
 const FUNCTIONS = [
   'abiVersion', 'heapBase', 'dot', 'norm', 'cosine', 'l2Normalize', 'rowNorms', 'dotBatch', 'cosineBatch',
-  'quantizeI8', 'quantizeRows', 'dotI8', 'dotI8Batch', 'topK',
+  'quantizeI8', 'quantizeRows', 'dotI8', 'dotI8Batch', 'topK', 'packB', 'gemm', 'layerNorm', 'attention',
 ] as const satisfies readonly Exclude<keyof CoreExports, 'memory'>[];
 
 function fail(path: string, what: string, cause?: unknown): MemoryError {

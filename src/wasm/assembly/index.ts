@@ -3,7 +3,7 @@
 
 /** Bumped whenever an export's signature or meaning changes; the loader refuses a mismatched .wasm. */
 export function abiVersion(): i32 {
-  return 1;
+  return 2;
 }
 
 /** First byte the loader may use (past the module's static data). */
@@ -14,3 +14,4 @@ export function heapBase(): usize {
 export { dot, norm, cosine, l2Normalize, rowNorms, dotBatch, cosineBatch } from './f32';
 export { quantizeI8, quantizeRows, dotI8, dotI8Batch } from './i8';
 export { topK } from './topk';
+export { packB, gemm, layerNorm, attention } from './encoder';
