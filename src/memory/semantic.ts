@@ -148,12 +148,12 @@ export class Semantic {
     return done;
   }
 
-  /** Embed these facts now and wait (the CLI's store: a fact is searchable by meaning when it returns). */
   /** Embeddings of arbitrary texts (auto-capture's sentences), in order, on the foreground lane. */
   embedTexts(texts: readonly string[]): Promise<Float32Array[]> {
     return this.embed.embedMany(texts);
   }
 
+  /** Embed these facts now and wait (the CLI's store: a fact is searchable by meaning when it returns). */
   async embedFacts(ids: readonly string[]): Promise<void> {
     const failures = this.embedFailures;
     for (const seq of this.ctx.facts.seqsOf(ids).values()) this.queue.add(seq);
