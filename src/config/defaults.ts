@@ -51,9 +51,10 @@ export const DEFAULTS = {
       minPromptChars: 4,
       /**
        * The vector leg's deadline on the turn path; a query embedding not ready by then answers from full text.
-       * 0 (the default): full text alone, no embedding started. The offline model embeds a new prompt in
-       * ~15-18 ms on 2 cores, more than the turn's 15 ms budget, so a deadline inside the budget is never
-       * met and only costs its wait and CPU (bench/relevant-recall.bench.ts). 40 lets the vector leg join.
+       * 0 (the default): full text alone, no embedding started. The offline model embeds a prompt in ~4-8 ms;
+       * with 10 the hook's p99 is 14 ms and its p50 10 ms (it waits for the vector leg), a third of turns still
+       * late, for +0.017 hit rate on eval/recall's dev split (bench/relevant-recall.bench.ts,
+       * npm run eval:relevant): not worth a turn's wait by default.
        */
       vectorDeadlineMs: 0,
     },
