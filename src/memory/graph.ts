@@ -24,6 +24,11 @@ export const graphFilterSchema = z.strictObject({
   search: z.string().trim().max(LIMITS.queryMax).optional(),
   entity: z.string().trim().min(1).max(LIMITS.entityMax).optional(),
   limit: z.int().min(1).max(MAX_GRAPH_NODES).default(2000),
+  /**
+   * Time travel: the memory as it was at this time (epoch ms): the versions valid then (the store's as-of
+   * read, so `includeSuperseded` does not apply), the links that existed then, strengths as of then.
+   */
+  asOf: z.number().min(0).max(8.64e15).optional(),
 });
 export type GraphFilter = z.input<typeof graphFilterSchema>;
 
@@ -45,19 +50,35 @@ export interface MemoryGraph {
 /** With `withEdges` false only the nodes are read (a fact list with strengths; clusters are all singletons). */
 export function readGraph(ctx: Ctx, input: GraphFilter, caller: Caller, withEdges = true): MemoryGraph {
   const f = parse(graphFilterSchema, input, 'graph.filter');
-  const now = ctx.now();
+  const now = f.asOf ?? ctx.now();
   const v = visibility(caller);
-  const facts = ctx.facts.list(
-    v,
-    { categories: f.categories, entity: f.entity, contains: f.search || undefined, includeSuperseded: f.includeSuperseded, minStrength: f.minStrength, limit: f.limit + 1 },
-    MAX_GRAPH_NODES + 1,
-  );
+  const which = { categories: f.categories, entity: f.entity, contains: f.search || undefined, limit: f.limit + 1 };
+  const facts =
+    f.asOf === undefined
+      ? ctx.facts.list(v, { ...which, includeSuperseded: f.includeSuperseded, minStrength: f.minStrength }, MAX_GRAPH_NODES + 1)
+      : ctx.facts.asOf(f.asOf, v, which, MAX_GRAPH_NODES + 1);
   const truncated = facts.length > f.limit;
   const kept = facts.slice(0, f.limit).map((fact) => ({ fact, strength: strength(fact, now) }));
   // The stored strength is refreshed by maintenance; the threshold applies to the strength now.
   const nodes = f.minStrength === undefined ? kept : kept.filter((n) => n.strength >= (f.minStrength ?? 0));
-  const edges = withEdges ? ctx.links.among(nodes.map((n) => n.fact.id)) : [];
+  const edges = !withEdges ? [] : f.asOf === undefined ? ctx.links.among(nodes.map((n) => n.fact.id)) : linksAsOf(ctx, nodes, f.asOf);
   return { nodes: withClusters(nodes, edges), edges, truncated };
+}
+
+/**
+ * The links among a past view's facts: those made by then, each drawn between the versions valid then
+ * (an edit moves a fact's links to its new version). Links cut since, or that went with a deleted fact,
+ * are not kept by the store, so the past shows only the links that still exist.
+ */
+function linksAsOf(ctx: Ctx, nodes: readonly { fact: Fact }[], t: number): Link[] {
+  const byLineage = new Map(nodes.map((n) => [n.fact.lineageId as string, n.fact.id]));
+  const out: Link[] = [];
+  for (const { link, sourceLineage, targetLineage } of ctx.links.amongLineages([...byLineage.keys()], t)) {
+    const sourceId = byLineage.get(sourceLineage);
+    const targetId = byLineage.get(targetLineage);
+    if (sourceId && targetId && sourceId !== targetId) out.push({ ...link, sourceId, targetId });
+  }
+  return out;
 }
 
 /** A fact, its visible neighbours and the links joining them: to expand a node without a full reload. */

@@ -65,6 +65,8 @@ export interface Stats {
   readonly openConflicts: number;
   readonly byCategory: Readonly<Record<string, number>>;
   readonly lastEventSeq: number;
+  /** When the earliest visible fact became valid (where time travel starts), or null with no facts. */
+  readonly firstFactAt: number | null;
 }
 
 /**
@@ -99,5 +101,6 @@ function countStats(ctx: Ctx, v: Visibility): Stats {
     openConflicts: ctx.conflicts.list(v, { limit: 1000 }).length,
     byCategory: counts.byCategory,
     lastEventSeq: ctx.events.lastSeq(),
+    firstFactAt: ctx.facts.firstValidFrom(v),
   };
 }

@@ -176,16 +176,22 @@ export class FactRepo {
    * The facts that were current at time `t`, as the caller may see them: every version whose validity
    * interval [validFrom, validUntil) contains t. Purged facts (hard-deleted by retention) are gone.
    */
-  asOf(t: number, v: Visibility, filter: Omit<FactFilter, 'includeSuperseded' | 'minStrength' | 'before'> = {}): Fact[] {
+  asOf(t: number, v: Visibility, filter: Omit<FactFilter, 'includeSuperseded' | 'minStrength' | 'before'> = {}, cap = MAX_PAGE): Fact[] {
     const where = ['f.valid_from <= ?', '(f.valid_until IS NULL OR f.valid_until > ?)'];
     const params: (string | number)[] = [t, t];
     const scope = scopeSql(v);
     where.push(scope.sql);
     params.push(...scope.params);
     this.addFilters(filter, where, params);
-    const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
+    const limit = Math.min(Math.max(1, filter.limit ?? 100), cap);
     const sql = `SELECT f.* FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.seq DESC LIMIT ${limit}`;
     return (prep(this.db, sql).all(...params) as FactRow[]).map(toFact);
+  }
+
+  /** When the earliest fact the caller may see became valid (any version, purged ones aside), or null. */
+  firstValidFrom(v: Visibility): number | null {
+    const scope = scopeSql(v);
+    return (prep(this.db, `SELECT min(f.valid_from) FROM facts f WHERE ${scope.sql}`).pluck().get(...scope.params) as number | null) ?? null;
   }
 
   /** Counts for stats: current facts (total and per category) and superseded versions. */

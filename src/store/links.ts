@@ -48,6 +48,22 @@ export class LinkRepo {
     ).map(toLink);
   }
 
+  /**
+   * Links made by time `t` between any versions of these lineages, each with its ends' lineages. A link
+   * moves to the new version when a fact is edited, so a past view finds it through the lineage.
+   */
+  amongLineages(lineageIds: readonly string[], t: number): { link: Link; sourceLineage: string; targetLineage: string }[] {
+    if (lineageIds.length < 2) return [];
+    const list = JSON.stringify(lineageIds);
+    const rows = prep(
+      this.db,
+      `SELECT l.*, s.lineage_id AS source_lineage, d.lineage_id AS target_lineage FROM links l
+        JOIN facts s ON s.id = l.source_id JOIN facts d ON d.id = l.target_id
+        WHERE l.created_at <= ? AND s.lineage_id IN (SELECT value FROM json_each(?)) AND d.lineage_id IN (SELECT value FROM json_each(?))`,
+    ).all(t, list, list) as (LinkRow & { source_lineage: string; target_lineage: string })[];
+    return rows.map((r) => ({ link: toLink(r), sourceLineage: r.source_lineage, targetLineage: r.target_lineage }));
+  }
+
   /** Links touching a fact. */
   touching(id: FactId): Link[] {
     return (prep(this.db, 'SELECT * FROM links WHERE source_id = ? OR target_id = ?').all(id, id) as LinkRow[]).map(toLink);

@@ -79,6 +79,8 @@ type Stats {
   openConflicts: Int!
   byCategory: [CategoryCount!]!
   lastEventSeq: Float!
+  "When the earliest visible fact became valid (epoch ms; where time travel starts); null with no facts."
+  firstFactAt: Float
   "hybrid when the embedding and vector actors run, fulltext otherwise."
   searchMode: SearchMode!
 }
@@ -107,6 +109,8 @@ input GraphFilter {
   search: String
   entity: String
   limit: Int = 2000
+  "Time travel: the memory as it was at this time (epoch ms): the versions valid then, the links that existed then, strengths as of then. includeSuperseded does not apply."
+  asOf: Float
 }
 
 type Query {
