@@ -9,6 +9,7 @@ import { Feed } from './ui/feed';
 import { Gaps } from './ui/gaps';
 import { Inspector } from './ui/inspector';
 import { Sidebar } from './ui/sidebar';
+import { Timeline } from './ui/timeline';
 import { TokenDialog } from './ui/token-dialog';
 import { Why } from './ui/why';
 import styles from './app.css?inline';
@@ -79,6 +80,7 @@ export const App = component$(() => {
       <Sidebar ui={ui} ctrl={ctrl} />
       <main>
         <canvas ref={canvas} data-testid="graph-canvas" />
+        <Timeline ui={ui} ctrl={ctrl} />
       </main>
       <aside class="right">
         <Why ui={ui} ctrl={ctrl} />

@@ -16,6 +16,17 @@ export { initialUi, type UiState } from './state';
 const FEED_MAX = 200;
 /** Facts read per graph load: the server's cap. Past CLUSTER_THRESHOLD the view clusters. */
 const GRAPH_LIMIT = 20_000;
+/** Time travel's player: steps from the start of the history to now, one graph read per step. */
+const PLAY_STEPS = 60;
+const PLAY_STEP_MS = 200;
+
+/** `?asOf=` in the page's URL: epoch ms or an ISO date; null when absent or not a time. */
+export function asOfFromUrl(search: string): number | null {
+  const raw = new URLSearchParams(search).get('asOf');
+  if (!raw) return null;
+  const t = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  return Number.isFinite(t) && t >= 0 ? t : null;
+}
 
 export class Controller {
   private live: { close: () => void } | null = null;
@@ -23,6 +34,9 @@ export class Controller {
   private searchTimer: ReturnType<typeof setTimeout> | null = null;
   /** The event log's last seq when the graph was last read. */
   private graphSeq: number | null = null;
+  /** Time travel: a graph read is in flight, and another was asked for meanwhile. */
+  private travelling = false;
+  private travelAgain = false;
 
   constructor(
     readonly view: GraphView,
@@ -36,6 +50,7 @@ export class Controller {
     } catch {
       // config unavailable: mutations will tell
     }
+    this.ui.asOf = asOfFromUrl(location.search);
     await this.loadGraph();
     await this.loadHistory();
     this.live = connectLive({
@@ -49,7 +64,54 @@ export class Controller {
 
   stop(): void {
     this.live?.close();
+    this.ui.playing = false;
     this.view.destroy();
+  }
+
+  /**
+   * Time travel: show the memory as of `t` (epoch ms), or now (null, or a time at or past now). The URL
+   * follows (`?asOf=<ISO time>`), so the view can be linked. Reads coalesce: while one is in flight, only
+   * the latest time asked for is read next.
+   */
+  async travel(t: number | null): Promise<void> {
+    this.ui.asOf = t === null || t >= Date.now() ? null : Math.max(0, Math.round(t));
+    const url = new URL(location.href);
+    if (this.ui.asOf === null) url.searchParams.delete('asOf');
+    else url.searchParams.set('asOf', new Date(this.ui.asOf).toISOString());
+    history.replaceState(history.state, '', url);
+    if (this.travelling) {
+      this.travelAgain = true;
+      return;
+    }
+    this.travelling = true;
+    try {
+      do {
+        this.travelAgain = false;
+        await this.loadGraph({ fit: false });
+      } while (this.travelAgain);
+    } finally {
+      this.travelling = false;
+    }
+  }
+
+  /** Play the history: from the time shown (from the start when showing now) to now, then live again. */
+  async play(): Promise<void> {
+    if (this.ui.playing) return;
+    const end = Date.now();
+    const start = this.ui.asOf ?? this.ui.historyFrom ?? end;
+    if (start >= end) return;
+    this.ui.playing = true;
+    const step = (end - start) / PLAY_STEPS;
+    for (let t = start; this.ui.playing; t += step) {
+      await this.travel(t >= end ? null : t);
+      if (this.ui.asOf === null) break;
+      await new Promise((r) => setTimeout(r, PLAY_STEP_MS));
+    }
+    this.ui.playing = false;
+  }
+
+  pause(): void {
+    this.ui.playing = false;
   }
 
   /** Read the graph; `fit` (default): fit it into view as its layout spreads (not after a reconnect or a curation step). */
@@ -60,10 +122,13 @@ export class Controller {
       minStrength: f.minStrength > 0 ? f.minStrength : null,
       includeSuperseded: f.includeSuperseded,
       limit: GRAPH_LIMIT,
+      ...(this.ui.asOf === null ? {} : { asOf: this.ui.asOf }),
     };
     try {
-      const r = await gql<{ graph: { truncated: boolean; nodes: GNode[]; edges: GEdge[] }; stats: { totalFacts: number; links: number; openConflicts: number; searchMode: string; lastEventSeq: number } }>(D.GRAPH, { filter });
+      const r = await gql<{ graph: { truncated: boolean; nodes: GNode[]; edges: GEdge[] }; stats: { totalFacts: number; links: number; openConflicts: number; searchMode: string; lastEventSeq: number; firstFactAt: number | null } }>(D.GRAPH, { filter });
       this.graphSeq = r.stats.lastEventSeq;
+      this.ui.historyFrom = r.stats.firstFactAt;
+      this.ui.pastFacts = r.graph.nodes.length;
       this.view.setGraph(r.graph.nodes, r.graph.edges, o);
       Object.assign(this.ui, { truncated: r.graph.truncated, totalFacts: r.stats.totalFacts, links: r.stats.links, openConflicts: r.stats.openConflicts, searchMode: r.stats.searchMode });
       this.applySearchHighlight();
@@ -122,6 +187,21 @@ export class Controller {
 
   private onEvent(e: MemoryEvent): void {
     const v = this.view;
+    // A past view stays as it was; the feed and the counts carry on.
+    if (this.ui.asOf === null) this.applyToView(e);
+    else if (e.kind === 'FACT_STORED' && this.ui.historyFrom === null) this.ui.historyFrom = e.at;
+    this.ui.feed = [...this.ui.feed, feedLine(e, (id) => v.nodes.get(id)?.label)].slice(-FEED_MAX);
+    if (e.kind.startsWith('FACT_')) this.ui.totalFacts = Math.max(0, this.ui.totalFacts + (e.kind === 'FACT_STORED' ? 1 : e.kind === 'FACT_DELETED' || e.kind === 'FACT_ENDED' ? -1 : 0));
+    if (e.kind.startsWith('CONFLICT_') || e.kind === 'FACT_ENDED') void this.loadGaps();
+    if (this.ui.selectedId && (e.factId === this.ui.selectedId || e.oldFactId === this.ui.selectedId || e.link?.source === this.ui.selectedId || e.link?.target === this.ui.selectedId)) {
+      void this.inspect(e.kind === 'FACT_SUPERSEDED' && e.factId ? e.factId : this.ui.selectedId);
+    }
+  }
+
+  /** A live event, drawn into the (present) graph. */
+  private applyToView(e: MemoryEvent): void {
+    const v = this.view;
+    if (e.kind === 'FACT_STORED' && this.ui.historyFrom === null) this.ui.historyFrom = e.at;
     switch (e.kind) {
       case 'FACT_STORED':
         if (e.fact && this.passes(e.fact)) v.upsertNode(e.fact);
@@ -149,12 +229,6 @@ export class Controller {
       case 'RECALL':
         for (const s of e.recall?.scores ?? []) v.pulse(s.factId, s.score);
         break;
-    }
-    this.ui.feed = [...this.ui.feed, feedLine(e, (id) => v.nodes.get(id)?.label)].slice(-FEED_MAX);
-    if (e.kind.startsWith('FACT_')) this.ui.totalFacts = Math.max(0, this.ui.totalFacts + (e.kind === 'FACT_STORED' ? 1 : e.kind === 'FACT_DELETED' || e.kind === 'FACT_ENDED' ? -1 : 0));
-    if (e.kind.startsWith('CONFLICT_') || e.kind === 'FACT_ENDED') void this.loadGaps();
-    if (this.ui.selectedId && (e.factId === this.ui.selectedId || e.oldFactId === this.ui.selectedId || e.link?.source === this.ui.selectedId || e.link?.target === this.ui.selectedId)) {
-      void this.inspect(e.kind === 'FACT_SUPERSEDED' && e.factId ? e.factId : this.ui.selectedId);
     }
   }
 

@@ -14,7 +14,7 @@ export const EDGE_FIELDS = /* GraphQL */ `
 export const GRAPH = /* GraphQL */ `
   query Graph($filter: GraphFilter) {
     graph(filter: $filter) { truncated nodes { ...NodeFields } edges { ...EdgeFields } }
-    stats { totalFacts links openConflicts searchMode lastEventSeq }
+    stats { totalFacts links openConflicts searchMode lastEventSeq firstFactAt }
   }
   ${FACT_FIELDS}
   ${EDGE_FIELDS}`;

@@ -70,6 +70,14 @@ export interface UiState {
   filter: GraphFilter;
   /** The recall being explained (a feed line was clicked), or null. */
   why: WhyRecalled | null;
+  /** Time travel: the graph as of this time (epoch ms), or null for now (live). */
+  asOf: number | null;
+  /** Where the memory's history starts (the earliest visible fact), or null with no facts. */
+  historyFrom: number | null;
+  /** The time-travel player is running. */
+  playing: boolean;
+  /** Facts in the graph last read (the past view's count). */
+  pastFacts: number;
 }
 
 export const initialUi = (): UiState => ({
@@ -94,5 +102,9 @@ export const initialUi = (): UiState => ({
   linkTarget: null,
   why: null,
   added: 0,
+  asOf: null,
+  historyFrom: null,
+  playing: false,
+  pastFacts: 0,
   filter: { categories: [], minStrength: 0, includeSuperseded: false, search: '' },
 });
