@@ -26,6 +26,7 @@ import type { CaptureTurn } from '../core/capture.js';
 import { orphans, readGraph, readNeighbors, staleFacts, weakLinks, type GraphFilter } from './graph.js';
 import { credentialRecall, underLimit, type CredentialQuery } from './credentials.js';
 import { Semantic, type Embedder, type VectorIndex } from './semantic.js';
+import { semanticMap } from './semantic-map.js';
 import { suggestLinks, type SuggestLinksOptions } from './suggest.js';
 import type { EmbedderInfo } from '../actors/embed/contract.js';
 import type { VectorInitResult } from '../actors/vector/contract.js';
@@ -261,6 +262,10 @@ export class MemoryService {
   /** The graph's nodes only: facts with their strength now, same filter. */
   graphNodes(filter: GraphFilter = {}, caller: Caller = OPERATOR) {
     return readGraph(this.ctx, filter, this.settled(caller), false).nodes;
+  }
+  /** The graph's facts placed by meaning (a 2-D projection of their embeddings), same filter. */
+  semanticMap(filter: GraphFilter = {}, caller: Caller = OPERATOR) {
+    return semanticMap(this.ctx, filter, this.settled(caller));
   }
   /** A fact with its visible neighbours and the links to them. */
   neighbors(id: string, caller: Caller = OPERATOR, limit?: number) {

@@ -44,6 +44,23 @@ export class VectorRepo {
       .all(...seqs) as number[];
   }
 
+  /** The vectors of `modelId` for these facts, by fact id (a fact without one is absent). */
+  byFactIds(ids: readonly string[], modelId: string): Map<string, Float32Array> {
+    const out = new Map<string, Float32Array>();
+    if (ids.length === 0) return out;
+    const rows = prep(
+      this.db,
+      `SELECT f.id, v.vector FROM facts f JOIN fact_vectors v ON v.fact_seq = f.seq AND v.model_id = ? WHERE f.id IN (SELECT value FROM json_each(?))`,
+    ).all(modelId, JSON.stringify(ids)) as { id: string; vector: Buffer }[];
+    for (const r of rows) {
+      // A copy: the blob's bytes need not be 4-byte aligned.
+      const bytes = new Uint8Array(r.vector.byteLength);
+      bytes.set(r.vector);
+      out.set(r.id, new Float32Array(bytes.buffer));
+    }
+    return out;
+  }
+
   /** Vectors of other models (left behind by a provider change). */
   deleteOtherModels(modelId: string): number {
     return prep(this.db, 'DELETE FROM fact_vectors WHERE model_id <> ?').run(modelId).changes;

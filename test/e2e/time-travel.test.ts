@@ -39,10 +39,10 @@ describe('time travel', { timeout: 90_000 }, () => {
 
   const drawn = async (): Promise<string[]> => (await g.nodeIds()).sort();
   const slideTo = (t: number) =>
-    g.page.evaluate((value) => {
-      const el = document.querySelector('[data-testid="timeline-slider"]') as HTMLInputElement;
-      el.value = String(value);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
+    g.testId('timeline-slider').evaluate((el, value) => {
+      const input = el as unknown as { value: string; dispatchEvent(e: Event): boolean };
+      input.value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
     }, t);
 
   it('the slider changes which facts are drawn, and the URL follows', async () => {

@@ -51,6 +51,7 @@ const LIST_SIZE: Readonly<Record<string, (args: Args, inherited: number) => numb
   'Query.weakLinks': (a) => num(a.limit, 100),
   'Query.staleFacts': (a) => num(a.limit, 100),
   'Graph.nodes': (_a, n) => n,
+  'SemanticMap.points': (_a, n) => n,
   'Graph.edges': (_a, n) => 2 * n,
   'SearchResult.hits': (_a, n) => n,
   'Fact.versions': () => 5,
@@ -60,6 +61,7 @@ const LIST_SIZE: Readonly<Record<string, (args: Args, inherited: number) => numb
 /** Limits an object field passes to the lists inside it (graph → nodes, search → hits). */
 const PASSES: Readonly<Record<string, (args: Args) => number>> = {
   'Query.graph': filterLimit,
+  'Query.semanticMap': filterLimit,
   'Query.neighbors': (a) => num(a.limit, 200),
   'Query.search': (a) => num(a.limit, 20),
 };
@@ -71,6 +73,8 @@ const WEIGHT: Readonly<Record<string, number>> = {
   'Query.search': 50,
   'Query.suggestedLinks': 500,
   'Query.stats': 20,
+  // Reads every placed fact's vector and projects them: a heavy read at any size.
+  'Query.semanticMap': 1_000,
   'Conflict.newFact': 2,
   'Conflict.oldFact': 2,
   'SuggestedLink.sourceFact': 2,

@@ -30,6 +30,7 @@ const statsViews = new WeakMap<object, { searchMode: string }>();
 
 export const queryFields: Q = {
   graph: (_p, args, ctx) => graphView(ctx.svc.graph(clean(a(args).filter), ctx.caller)),
+  semanticMap: (_p, args, ctx) => ctx.svc.semanticMap(clean(a(args).filter), ctx.caller),
   neighbors: (_p, args, ctx) => graphView(ctx.svc.neighbors(a(args).id ?? '', ctx.caller, a(args).limit)),
   stats: (_p, _args, ctx) => {
     const s = ctx.svc.stats(ctx.caller);

@@ -71,6 +71,18 @@ type Edge {
 
 type Graph { nodes: [Fact!]!, edges: [Edge!]!, "More facts matched than the limit." truncated: Boolean! }
 
+"A fact's place on the semantic map."
+type MapPoint { id: ID!, "In [-1, 1]: the first principal component of the placed facts' embeddings." x: Float!, "In [-1, 1]: the second." y: Float! }
+type SemanticMap {
+  points: [MapPoint!]!
+  "Facts the filter selects that have no vector (yet) from the current model: not placed."
+  unplaced: Int!
+  "The embedding model the vectors come from; null when nothing was ever embedded."
+  model: String
+  "More facts matched than the filter's limit."
+  truncated: Boolean!
+}
+
 type CategoryCount { category: Category!, count: Int! }
 type Stats {
   totalFacts: Int!
@@ -116,6 +128,8 @@ input GraphFilter {
 type Query {
   "Visible facts as nodes and the links among them (filters: category, minimum strength, superseded, text/entity)."
   graph(filter: GraphFilter): Graph!
+  "The same facts placed by meaning: a 2-D projection (principal components) of their stored embeddings, so related memory sits together without links."
+  semanticMap(filter: GraphFilter): SemanticMap!
   "A fact and its visible neighbours: expand a node without a full reload."
   neighbors(id: ID!, limit: Int = 200): Graph!
   stats: Stats!
