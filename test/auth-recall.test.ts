@@ -48,6 +48,26 @@ describe('auth-failure hook', () => {
     expect(logs.join('\n')).not.toContain(CANARY);
     const rec = svc.recallHistory().find((e) => e.kind === 'auth_failure');
     expect(rec).toMatchObject({ target: '10.0.4.7', scores: [expect.objectContaining({ factId: f.id })] });
+    // The turn excerpt that triggered it, for the graph app's why panel.
+    expect(rec?.excerpt).toContain(SSH_FAIL);
+    expect(svc.recallEvent(rec?.id ?? '').excerpt).toContain('$ ssh ops@10.0.4.7');
+  });
+
+  it('keeps the excerpt of the failing turn short and without secrets', async () => {
+    setup();
+    svc.memoryStore({ text: 'Git on git.example.com: deploy token in the vault', category: 'technical' });
+    const noise = Array.from({ length: 80 }, (_, i) => `remote: line ${i} of the build output`).join('\n');
+    const content = `${noise}\nfatal: Authentication failed for 'https://bot:${CANARY}@git.example.com/org/repo.git/'\n${noise}`;
+    const r = await hook.evaluate(turn({ messages: [{ role: 'tool', content }] }));
+    expect(r.detected).toBe(true);
+    const rec = svc.recallHistory().find((e) => e.kind === 'auth_failure');
+    expect(rec?.excerpt).toContain('Authentication failed');
+    expect(rec?.excerpt).not.toContain(CANARY);
+    expect((rec?.excerpt ?? '').length).toBeLessThanOrEqual(400);
+    // A recall that was not an auth hint has no excerpt.
+    svc.memoryStore({ text: 'The build server is ci1' });
+    await svc.memoryRecall({ query: 'build server' });
+    expect(svc.recallHistory().find((e) => e.kind === 'memory_recall')?.excerpt).toBeNull();
   });
 
   it('is quiet when nothing failed, and when no credential fact matches (with a log line naming the target)', async () => {

@@ -213,7 +213,7 @@ describe('schema migrations', () => {
       insert.run('r1', 'auth_failure', 'db2 credential', 'db2', 'specialist', 'a', 's', '[]', 1);
       insert.run('r2', 'memory_recall', 'staging', null, 'operator', null, null, '[{"factId":"f1"}]', 2);
       expect(() => insert.run('r3', 'relevant', 'q', null, 'operator', null, 's', '[]', 3)).toThrow(/CHECK/);
-      expect(migrate(db)).toEqual([6]);
+      expect(migrate(db, MIGRATIONS.filter((m) => m.version <= 6))).toEqual([6]);
       expect(db.prepare('SELECT id, kind, target, scores FROM recall_events ORDER BY id').all()).toEqual([
         { id: 'r1', kind: 'auth_failure', target: 'db2', scores: '[]' },
         { id: 'r2', kind: 'memory_recall', target: null, scores: '[{"factId":"f1"}]' },
@@ -222,6 +222,13 @@ describe('schema migrations', () => {
       expect(() => insert.run('r4', 'other', 'q', null, 'operator', null, null, '[]', 4)).toThrow(/CHECK/);
       const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'recall_events' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
       expect(indexes).toEqual(['recall_events_owner', 'recall_events_session_target', 'recall_events_time']);
+      // Version 7 adds the turn excerpt; the rows keep theirs empty.
+      expect(migrate(db)).toEqual([7]);
+      expect(db.prepare('SELECT id, excerpt FROM recall_events ORDER BY id').all()).toEqual([
+        { id: 'r1', excerpt: null },
+        { id: 'r2', excerpt: null },
+        { id: 'r3', excerpt: null },
+      ]);
     } finally {
       db.close();
     }

@@ -157,6 +157,8 @@ export interface RecallEvent {
   readonly owner: Caller;
   readonly scores: readonly FactScore[];
   readonly createdAt: number;
+  /** What in the turn triggered it (auth-failure hints: the failing lines, secrets redacted), or null. */
+  readonly excerpt: string | null;
 }
 
 /** How far a long operation (embedding, import, export) has got. */

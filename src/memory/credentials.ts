@@ -36,6 +36,8 @@ export interface CredentialQuery {
   readonly aliases: readonly string[];
   /** The spec's search text: target (and aliases) followed by credential, password, token, key, auth. */
   readonly query: string;
+  /** The part of the turn that showed the failure (redacted), kept with the recall for the graph app. */
+  readonly excerpt?: string | null;
 }
 
 export interface CredentialHit {
@@ -119,7 +121,7 @@ export async function credentialRecall(ctx: Ctx, q: CredentialQuery, caller: Cal
     });
   // The count and the record are one transaction, so two processes of one session cannot both hint.
   const recallId = hits.length === 0 ? null : ctx.tx('auth-recall', () =>
-    underLimit(ctx, caller, q.target, options.limitPerSession) ? recordRecall(ctx, caller, 'auth_failure', q.query, q.target, hits, ctx.now()) : null);
+    underLimit(ctx, caller, q.target, options.limitPerSession) ? recordRecall(ctx, caller, { kind: 'auth_failure', query: q.query, target: q.target, excerpt: q.excerpt ?? null }, hits, ctx.now()) : null);
   const limited = hits.length > 0 && recallId === null;
   return { hits: limited ? [] : hits, limited, recallId, degraded: vec !== null && vec.hits === null };
 }

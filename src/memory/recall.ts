@@ -109,7 +109,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const degraded = (vec !== null && vec.hits === null) || lagging > 0;
   const reason = vec?.reason ?? (lagging > 0 ? laggingReason(lagging) : null);
   // The record is written after the answer has left (src/memory/deferred.ts), not in its path.
-  const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, 'memory_recall', i.query, null, results, now, 'later');
+  const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, { kind: 'memory_recall', query: i.query }, results, now, 'later');
   return { results, recallId, mode, degraded, reason };
 }
 
@@ -126,19 +126,29 @@ function laggingReason(n: number): string {
  * Log a recall (recall_events + event log) and feed it back into the store, in one transaction: now, or
  * `later` with the deferred writes (the id is returned at once, the rows land after the answer has left).
  */
-export function recordRecall(ctx: Ctx, caller: Caller, kind: RecallKind, query: string, target: string | null, results: readonly RecallHit[], now: number, when: 'now' | 'later' = 'now'): RecallEventId {
+export function recordRecall(ctx: Ctx, caller: Caller, what: RecallWhat, results: readonly RecallHit[], now: number, when: 'now' | 'later' = 'now'): RecallEventId {
   const id = newRecallEventId(now);
-  const write = (): void => writeRecall(ctx, id, caller, kind, query, target, results, now);
+  const write = (): void => writeRecall(ctx, id, caller, what, results, now);
   if (when === 'later') ctx.deferred.later(write);
   else ctx.tx('recall', write);
   return id;
 }
 
+/** What a recall was: its kind, query, the target of an auth hint and the excerpt of the turn that triggered it. */
+export interface RecallWhat {
+  readonly kind: RecallKind;
+  readonly query: string;
+  readonly target?: string | null;
+  readonly excerpt?: string | null;
+}
+
 /** The rows of one recall and its feedback into the store; inside a write transaction. */
-function writeRecall(ctx: Ctx, id: RecallEventId, caller: Caller, kind: RecallKind, query: string, target: string | null, results: readonly RecallHit[], now: number): void {
+function writeRecall(ctx: Ctx, id: RecallEventId, caller: Caller, what: RecallWhat, results: readonly RecallHit[], now: number): void {
+  const { kind, query } = what;
+  const target = what.target ?? null;
   const ids = results.map((r) => r.fact.id);
   const scores = results.map((r) => ({ factId: r.fact.id, score: r.score, ...r.why }));
-  ctx.recalls.insert({ id, kind, query, target, owner: caller, scores, createdAt: now });
+  ctx.recalls.insert({ id, kind, query, target, owner: caller, scores, createdAt: now, excerpt: what.excerpt ?? null });
   ctx.facts.markRecalled(ids, now);
   for (const r of results) {
     const f = ctx.facts.get(r.fact.id);

@@ -150,7 +150,7 @@ export class MemoryService {
   }
   /** Record an injection of relevant memories: a recall event of kind 'relevant' (written after the turn goes on). */
   recordRelevant(query: string, hits: readonly RecallHit[], caller: Caller): RecallEventId {
-    return recordRecall(this.ctx, parseCaller(caller), 'relevant', query, null, hits, this.ctx.now(), 'later');
+    return recordRecall(this.ctx, parseCaller(caller), { kind: 'relevant', query }, hits, this.ctx.now(), 'later');
   }
   credentialGet(input: { service: string }, caller: Caller = OPERATOR) {
     return credentialGet(this.ctx, input, this.settled(caller));

@@ -8,6 +8,7 @@
  */
 import { RecallClient } from '../actors/recall/client.js';
 import type { ResolvedConfig } from '../config/resolve.js';
+import { failureExcerpt } from '../core/auth/excerpt.js';
 import { BUILTIN_PATTERNS, prefilter } from '../core/auth/patterns.js';
 import { analyzeTurn } from '../core/auth/turn-analysis.js';
 import { formatHint, redactSecrets, searchQuery, type HintItem } from '../core/auth/hint.js';
@@ -93,7 +94,7 @@ export class AuthRecallHook {
     const local = turn.sessionId === null;
     const limited = (): AuthRecallOutcome => none(`recall limit reached for ${target.target} in this session`, true, target.target);
     if (local ? !this.counters.allows(target.target, limit) : !this.svc.authHintAllowed(caller, target.target, limit)) return limited();
-    const found = await this.svc.credentialRecall({ target: target.target, aliases: target.aliases, query: searchQuery(target) }, caller, {
+    const found = await this.svc.credentialRecall({ target: target.target, aliases: target.aliases, query: searchQuery(target), excerpt: failureExcerpt(segments, detection) }, caller, {
       includeVault: a.authFailure.includeVaultHints,
       vectorDeadlineMs: this.options.vectorDeadlineMs ?? 30,
       limitPerSession: local ? 0 : limit,

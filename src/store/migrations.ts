@@ -11,6 +11,7 @@ import { SCHEMA_V3 } from './schema-v3.js';
 import { SCHEMA_V4 } from './schema-v4.js';
 import { SCHEMA_V5 } from './schema-v5.js';
 import { SCHEMA_V6 } from './schema-v6.js';
+import { SCHEMA_V7 } from './schema-v7.js';
 
 export interface Migration {
   readonly version: number;
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'vault: imported entries awaiting their secret', up: (db) => db.exec(SCHEMA_V4) },
   { version: 5, name: 'recalls: auth hints per session and target', up: (db) => db.exec(SCHEMA_V5) },
   { version: 6, name: "recalls: the kind 'relevant' (memories injected into a turn)", up: (db) => db.exec(SCHEMA_V6) },
+  { version: 7, name: 'recalls: the excerpt of the turn that triggered them', up: (db) => db.exec(SCHEMA_V7) },
 ];
 
 export function schemaVersion(db: Database): number {

@@ -11,8 +11,8 @@ export class RecallRepo {
   constructor(private readonly db: Database) {}
 
   insert(e: RecallEvent): void {
-    prep(this.db, 'INSERT INTO recall_events (id, kind, query, target, owner_role, owner_agent, owner_session, scores, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(e.id, e.kind, e.query, e.target, e.owner.role, e.owner.agentId, e.owner.sessionId, JSON.stringify(e.scores), e.createdAt);
+    prep(this.db, 'INSERT INTO recall_events (id, kind, query, target, owner_role, owner_agent, owner_session, scores, created_at, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(e.id, e.kind, e.query, e.target, e.owner.role, e.owner.agentId, e.owner.sessionId, JSON.stringify(e.scores), e.createdAt, e.excerpt);
   }
 
   list(caller: Caller, options: { limit?: number; since?: number } = {}): RecallEvent[] {

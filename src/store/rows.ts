@@ -186,6 +186,7 @@ export interface RecallRow {
   owner_session: string | null;
   scores: string;
   created_at: number;
+  excerpt: string | null;
 }
 
 export function toRecall(r: RecallRow): RecallEvent {
@@ -197,5 +198,6 @@ export function toRecall(r: RecallRow): RecallEvent {
     owner: { role: oneOf(CALLER_ROLES, r.owner_role, 'owner role'), agentId: r.owner_agent, sessionId: r.owner_session },
     scores: parseJson<FactScore[]>(r.scores, 'recall scores'),
     createdAt: r.created_at,
+    excerpt: r.excerpt ?? null,
   };
 }

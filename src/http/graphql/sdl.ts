@@ -106,7 +106,7 @@ type FactScore { factId: ID!, score: Float!, ftsRank: Int, bm25: Float, vectorRa
 
 type Caller { role: String!, agentId: String, sessionId: String }
 
-type RecallEvent { id: ID!, kind: RecallKind!, query: String!, target: String, owner: Caller!, scores: [FactScore!]!, createdAt: Float! }
+type RecallEvent { id: ID!, kind: RecallKind!, query: String!, target: String, owner: Caller!, scores: [FactScore!]!, createdAt: Float!, "What in the turn triggered it (auth-failure hints: the failing lines and the command, secrets redacted); null otherwise." excerpt: String }
 
 type SearchHit { fact: Fact!, score: Float!, why: FactScore! }
 type SearchResult { hits: [SearchHit!]!, mode: SearchMode!, degraded: Boolean!, reason: String }
