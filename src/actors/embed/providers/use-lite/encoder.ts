@@ -70,7 +70,8 @@ export class UseLiteEncoder {
   constructor(weights: UseLiteWeights, tokenizer: UseLiteTokenizer) {
     this.#arena = new WasmArena(compileCore());
     this.#tokenizer = tokenizer;
-    this.#embeddings = weights.embeddings.data;
+    // A copy: the view would keep every shard's bytes (28 MB) alive for this 8 MB table.
+    this.#embeddings = weights.embeddings.data.slice();
     this.#timing = timingSignal(weights.timescales);
     this.#top = this.#arena.base;
     this.#residual = this.#matrix(weights.residual, 256, 512);
