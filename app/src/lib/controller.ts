@@ -8,6 +8,7 @@ import * as D from './documents';
 import { gql, GqlError, TokenError, tokenStore } from './gql';
 import { connectLive } from './live';
 import { feedLine } from './feed-text';
+import { asOfFromUrl, TimeTravel } from './time-travel';
 import type { FactDetail, Gaps, UiState, WhyRecalled } from './state';
 import type { Category, GEdge, GNode, GraphFilter, LinkType, MemoryEvent } from './types';
 
@@ -16,32 +17,26 @@ export { initialUi, type UiState } from './state';
 const FEED_MAX = 200;
 /** Facts read per graph load: the server's cap. Past CLUSTER_THRESHOLD the view clusters. */
 const GRAPH_LIMIT = 20_000;
-/** Time travel's player: steps from the start of the history to now, one graph read per step. */
-const PLAY_STEPS = 60;
-const PLAY_STEP_MS = 200;
-
-/** `?asOf=` in the page's URL: epoch ms or an ISO date; null when absent or not a time. */
-export function asOfFromUrl(search: string): number | null {
-  const raw = new URLSearchParams(search).get('asOf');
-  if (!raw) return null;
-  const t = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-  return Number.isFinite(t) && t >= 0 ? t : null;
-}
-
 export class Controller {
   private live: { close: () => void } | null = null;
   private pending: (() => Promise<unknown>) | null = null;
   private searchTimer: ReturnType<typeof setTimeout> | null = null;
   /** The event log's last seq when the graph was last read. */
   private graphSeq: number | null = null;
-  /** Time travel: a graph read is in flight, and another was asked for meanwhile. */
-  private travelling = false;
-  private travelAgain = false;
+  /** Time travel: the as-of slider and its player (time-travel.ts). */
+  readonly time: TimeTravel;
 
   constructor(
     readonly view: GraphView,
     private readonly ui: UiState,
-  ) {}
+  ) {
+    this.time = new TimeTravel(ui, () => this.loadGraph({ fit: false }));
+  }
+
+  /** Show the memory as of `t` (null: now, live); see time-travel.ts. */
+  travel(t: number | null): Promise<void> {
+    return this.time.travel(t);
+  }
 
   async start(): Promise<void> {
     try {
@@ -68,51 +63,6 @@ export class Controller {
     this.view.destroy();
   }
 
-  /**
-   * Time travel: show the memory as of `t` (epoch ms), or now (null, or a time at or past now). The URL
-   * follows (`?asOf=<ISO time>`), so the view can be linked. Reads coalesce: while one is in flight, only
-   * the latest time asked for is read next.
-   */
-  async travel(t: number | null): Promise<void> {
-    this.ui.asOf = t === null || t >= Date.now() ? null : Math.max(0, Math.round(t));
-    const url = new URL(location.href);
-    if (this.ui.asOf === null) url.searchParams.delete('asOf');
-    else url.searchParams.set('asOf', new Date(this.ui.asOf).toISOString());
-    history.replaceState(history.state, '', url);
-    if (this.travelling) {
-      this.travelAgain = true;
-      return;
-    }
-    this.travelling = true;
-    try {
-      do {
-        this.travelAgain = false;
-        await this.loadGraph({ fit: false });
-      } while (this.travelAgain);
-    } finally {
-      this.travelling = false;
-    }
-  }
-
-  /** Play the history: from the time shown (from the start when showing now) to now, then live again. */
-  async play(): Promise<void> {
-    if (this.ui.playing) return;
-    const end = Date.now();
-    const start = this.ui.asOf ?? this.ui.historyFrom ?? end;
-    if (start >= end) return;
-    this.ui.playing = true;
-    const step = (end - start) / PLAY_STEPS;
-    for (let t = start; this.ui.playing; t += step) {
-      await this.travel(t >= end ? null : t);
-      if (this.ui.asOf === null) break;
-      await new Promise((r) => setTimeout(r, PLAY_STEP_MS));
-    }
-    this.ui.playing = false;
-  }
-
-  pause(): void {
-    this.ui.playing = false;
-  }
 
   /** Read the graph; `fit` (default): fit it into view as its layout spreads (not after a reconnect or a curation step). */
   async loadGraph(o: { fit?: boolean } = {}): Promise<void> {

@@ -19,7 +19,7 @@ export const Timeline = component$(({ ui, ctrl }: Props) => {
         aria-label={ui.playing ? 'Pause' : 'Play the history'}
         title={ui.playing ? 'Pause' : 'Play the history: watch the memory grow'}
         disabled={empty}
-        onClick$={() => (ui.playing ? ctrl.value?.pause() : void ctrl.value?.play())}
+        onClick$={() => (ui.playing ? ctrl.value?.time.pause() : void ctrl.value?.time.play())}
       >
         {ui.playing ? '❚❚' : '▶'}
       </button>
@@ -34,14 +34,14 @@ export const Timeline = component$(({ ui, ctrl }: Props) => {
         value={ui.asOf ?? end}
         disabled={empty}
         onInput$={(_, el) => {
-          ctrl.value?.pause();
-          void ctrl.value?.travel(Number(el.value));
+          ctrl.value?.time.pause();
+          void ctrl.value?.time.travel(Number(el.value));
         }}
       />
       <span class="when" data-testid="timeline-label" aria-live="polite">
         {live ? 'Now (live)' : `As of ${fmt(ui.asOf ?? end)}: ${ui.pastFacts} ${ui.pastFacts === 1 ? 'fact' : 'facts'}`}
       </span>
-      <button data-testid="timeline-now" disabled={live} title="Back to the live graph" onClick$={() => void ctrl.value?.travel(null)}>
+      <button data-testid="timeline-now" disabled={live} title="Back to the live graph" onClick$={() => void ctrl.value?.time.travel(null)}>
         Now
       </button>
     </div>
