@@ -3,7 +3,7 @@
  * A group is a connected component split by category; facts alone (no visible link) group by category.
  * Expanded groups are drawn fact by fact again.
  */
-import type { Category, GEdge, GNode } from '../lib/types';
+import type { Category, GEdge, GNode, LinkType } from '../lib/types';
 
 export const CLUSTER_THRESHOLD = 1500;
 
@@ -41,17 +41,17 @@ export function buildGroups(nodes: readonly GNode[]): Map<string, Group> {
   return groups;
 }
 
-/** Edges between drawn items (facts or groups), merged per pair, strongest kept. */
-export function groupEdges(edges: Iterable<GEdge>, itemOf: (factId: string) => string | undefined): { source: string; target: string; strength: number }[] {
-  const merged = new Map<string, { source: string; target: string; strength: number }>();
+/** Edges between drawn items (facts or groups), merged per pair, the strongest kept (with its type). */
+export function groupEdges(edges: Iterable<GEdge>, itemOf: (factId: string) => string | undefined): { source: string; target: string; strength: number; linkType: LinkType }[] {
+  const merged = new Map<string, { source: string; target: string; strength: number; linkType: LinkType }>();
   for (const e of edges) {
     const s = itemOf(e.source);
     const t = itemOf(e.target);
     if (s === undefined || t === undefined || s === t) continue;
     const key = s < t ? `${s}|${t}` : `${t}|${s}`;
     const m = merged.get(key);
-    if (!m) merged.set(key, { source: s, target: t, strength: e.strength });
-    else m.strength = Math.max(m.strength, e.strength);
+    if (!m) merged.set(key, { source: s, target: t, strength: e.strength, linkType: e.linkType });
+    else if (e.strength > m.strength) Object.assign(m, { strength: e.strength, linkType: e.linkType });
   }
   return [...merged.values()];
 }

@@ -6,15 +6,17 @@
 import type { GEdge, GNode } from '../lib/types';
 import { buildGroups, CLUSTER_THRESHOLD, groupEdges } from './clusters';
 import type { LayoutInput } from './protocol';
-import type { Item } from './renderer';
-import { edgeWidth, ringOf, sizeOf } from './style';
+import type { DrawnEdge, Item } from './renderer';
+import { edgeStyleOf, edgeWidth, ringOf, sizeOf } from './style';
 
 export interface Scene {
   readonly mode: 'facts' | 'clusters';
   readonly items: readonly Item[];
   readonly index: ReadonlyMap<string, number>;
   readonly itemOfFact: ReadonlyMap<string, string>;
-  readonly edges: readonly { s: number; t: number; w: number }[];
+  readonly edges: readonly DrawnEdge[];
+  /** Item indexes in label priority order: groups, then facts from the largest (strongest) down. */
+  readonly labelOrder: Int32Array;
   /** Initial positions (known ones, else 0,0 until the first tick). */
   readonly pos: Float32Array;
   readonly layout: LayoutInput;
@@ -59,14 +61,17 @@ export function buildScene(nodes: ReadonlyMap<string, GNode>, edges: Iterable<GE
   });
   const links = new Int32Array(merged.length * 2);
   const linkStrength = new Float32Array(merged.length);
-  const drawn = merged.map((e, k) => {
+  const drawn = merged.map((e, k): DrawnEdge => {
     const s = index.get(e.source) ?? 0;
     const t = index.get(e.target) ?? 0;
     links[2 * k] = s;
     links[2 * k + 1] = t;
     linkStrength[k] = e.strength;
-    return { s, t, w: edgeWidth(e.strength) };
+    // A link between groups stands for many: only a fact-to-fact link shows its type.
+    const style = items[s]?.group || items[t]?.group ? 'solid' : edgeStyleOf(e.linkType);
+    return { s, t, w: edgeWidth(e.strength), style };
   });
+  const labelOrder = Int32Array.from(items.keys()).sort((a, b) => labelRank(items[b] as Item) - labelRank(items[a] as Item));
   const layout: LayoutInput = {
     type: 'set',
     rings: Float32Array.from(items, (it) => ringOf(it.strength)),
@@ -78,5 +83,8 @@ export function buildScene(nodes: ReadonlyMap<string, GNode>, edges: Iterable<GE
     // A settled graph with a few changes only warms up a little: existing nodes barely move.
     alpha: fresh > items.length / 2 ? 1 : 0.3,
   };
-  return { mode, items, index, itemOfFact, edges: drawn, pos, layout };
+  return { mode, items, index, itemOfFact, edges: drawn, labelOrder, pos, layout };
 }
+
+/** Groups before facts, larger before smaller. */
+const labelRank = (it: Item): number => (it.group ? 1000 : 0) + it.size;

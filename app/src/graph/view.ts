@@ -6,17 +6,25 @@
  */
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
-import type { GEdge, GNode } from '../lib/types';
+import { CATEGORIES, type Category, type GEdge, type GNode } from '../lib/types';
+import { handleCanvasKey } from './keyboard';
+import { LabelCache, type LabelBox } from './labels';
 import type { LayoutTick, ToWorker } from './protocol';
 import { buildScene } from './scene';
-import { drawFrame, type Item } from './renderer';
+import { freeArea, type Rect } from './free-area';
+import { drawFrame, type DrawnEdge, type Item } from './renderer';
+import { LIGHT_PALETTE, type Palette } from './style';
+import { watchTheme } from './theme';
 
 export interface ViewCallbacks {
   onSelect(id: string | null): void;
   onHover(id: string | null): void;
   /** After every rebuild of what is drawn (facts or clusters): the mode and how many items are drawn. */
   onScene(mode: 'facts' | 'clusters', drawnItems: number): void;
+  /** Panels drawn over the canvas (legend, controls): fitting keeps the graph clear of them, labels avoid them. */
+  obstructions?(): readonly Element[];
 }
+
 
 export interface ViewStats {
   fps: number;
@@ -40,7 +48,8 @@ export class GraphView {
   private items: readonly Item[] = [];
   private index: ReadonlyMap<string, number> = new Map();
   private itemOfFact: ReadonlyMap<string, string> = new Map();
-  private drawnEdges: readonly { s: number; t: number; w: number }[] = [];
+  private drawnEdges: readonly DrawnEdge[] = [];
+  private labelOrder: Int32Array = new Int32Array(0);
   private pos: Float32Array = new Float32Array(0);
   private readonly known = new Map<string, [number, number]>();
   private readonly expanded = new Set<string>();
@@ -71,7 +80,14 @@ export class GraphView {
   /** Fit the whole graph into view while a new layout spreads (a first graph or a filter change), unless the user moves the view meanwhile. */
   private fitPending = true;
   private fitAt = 0;
+  private palette: Palette = LIGHT_PALETTE;
+  private readonly labelCache = new LabelCache();
+  /** The labels of the last full frame (CSS px, relative to the canvas at that frame's transform). */
+  private labels: LabelBox[] = [];
+  private readonly unwatchTheme: () => void;
   mode: 'facts' | 'clusters' = 'facts';
+  /** The colour scheme the palette was read for. */
+  scheme: 'light' | 'dark' = 'light';
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -90,6 +106,16 @@ export class GraphView {
     select(canvas).call(this.zoomer);
     canvas.addEventListener('click', (ev) => this.onClick(ev));
     canvas.addEventListener('mousemove', (ev) => this.onMove(ev));
+    canvas.addEventListener('keydown', (ev) => {
+      if (!handleCanvasKey(ev, this)) return;
+      ev.preventDefault();
+      this.fitPending = false;
+    });
+    this.unwatchTheme = watchTheme(document.documentElement, (p, scheme) => {
+      this.palette = p;
+      this.scheme = scheme;
+      this.needsDraw = true;
+    });
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(canvas);
     this.fit();
@@ -121,11 +147,28 @@ export class GraphView {
       maxY = Math.max(maxY, y + r);
     }
     const margin = 32;
+    const free = freeArea(this.width, this.height, this.obstructionRects());
     // Zoom out as far as it takes; zoom in only a little (a handful of facts is not blown up to fill the screen).
-    const k = Math.min(1.25, Math.max(0.03, Math.min((this.width - 2 * margin) / Math.max(1, maxX - minX), (this.height - 2 * margin) / Math.max(1, maxY - minY))));
+    const k = Math.min(1.25, Math.max(0.03, Math.min((free.w - 2 * margin) / Math.max(1, maxX - minX), (free.h - 2 * margin) / Math.max(1, maxY - minY))));
     const cx = (minX + maxX) / 2;
     const cy = (minY + maxY) / 2;
-    this.zoomer.transform(select(this.canvas), zoomIdentity.translate(-cx * k, -cy * k).scale(k));
+    // The graph's centre at the free area's centre (the drawn origin is the canvas centre).
+    const tx = free.x + free.w / 2 - this.width / 2 - cx * k;
+    const ty = free.y + free.h / 2 - this.height / 2 - cy * k;
+    this.zoomer.transform(select(this.canvas), zoomIdentity.translate(tx, ty).scale(k));
+  }
+
+  /** The panels over the canvas, as rectangles relative to it. */
+  private obstructionRects(): Rect[] {
+    const els = this.cb.obstructions?.() ?? [];
+    if (els.length === 0) return [];
+    const c = this.canvas.getBoundingClientRect();
+    const out: Rect[] = [];
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) out.push({ x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height });
+    }
+    return out;
   }
 
   /** Replace everything (a fresh read of the graph); positions of facts seen before are kept. */
@@ -220,7 +263,48 @@ export class GraphView {
     this.zoomer.translateBy(select(this.canvas), dx / this.transform.k, dy / this.transform.k);
   }
 
+  /** Zoom by `factor` about the canvas's centre (the + and - keys). */
+  zoomBy(factor: number): void {
+    const t = this.transform;
+    const k = Math.max(0.03, Math.min(12, t.k * factor));
+    // The drawn origin is the canvas centre: scaling about it scales the translation too.
+    this.zoomer.transform(select(this.canvas), zoomIdentity.translate((t.x * k) / t.k, (t.y * k) / t.k).scale(k));
+  }
+
+  /** Select the next (1) or previous (-1) fact from the strongest down, and bring it into view when it is off screen. */
+  selectStep(step: 1 | -1): void {
+    const facts = Array.from(this.labelOrder).filter((i) => !(this.items[i] as Item).group);
+    if (facts.length === 0) return;
+    const at = this.selected === null ? -1 : facts.indexOf(this.index.get(this.selected) ?? -2);
+    const next = facts[at === -1 ? (step === 1 ? 0 : facts.length - 1) : (at + step + facts.length) % facts.length] as number;
+    this.select((this.items[next] as Item).id);
+    const [sx, sy] = this.toScreen(this.pos[2 * next] ?? 0, this.pos[2 * next + 1] ?? 0);
+    if (sx < 40 || sy < 40 || sx > this.width - 40 || sy > this.height - 40) this.panBy(this.width / 2 - sx, this.height / 2 - sy);
+  }
+
+  /** How many facts of each category the view holds (the legend's counts). */
+  categoryCounts(): Record<Category, number> {
+    const out = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
+    for (const n of this.nodes.values()) out[n.category]++;
+    return out;
+  }
+
+  /** The labels drawn now, in CSS px relative to the canvas (tests check that none overlap). */
+  labelBoxes(): LabelBox[] {
+    const at = this.drawnAt;
+    if (!at) return [];
+    const dx = this.transform.x - at.x;
+    const dy = this.transform.y - at.y;
+    return this.labels.map((b) => ({ ...b, x: b.x + dx, y: b.y + dy }));
+  }
+
+  /** The canvas colours in use (tests compare the themes). */
+  colors(): Palette {
+    return this.palette;
+  }
+
   destroy(): void {
+    this.unwatchTheme();
     cancelAnimationFrame(this.raf);
     this.resize.disconnect();
     this.worker.postMessage({ type: 'stop' } satisfies ToWorker);
@@ -236,7 +320,7 @@ export class GraphView {
     this.dirty = false;
     for (let i = 0; i < this.items.length && 2 * i + 1 < this.pos.length; i++) this.known.set((this.items[i] as Item).id, [this.pos[2 * i] ?? 0, this.pos[2 * i + 1] ?? 0]);
     const scene = buildScene(this.nodes, this.edges.values(), this.expanded, this.known);
-    Object.assign(this, { items: scene.items, index: scene.index, itemOfFact: scene.itemOfFact, drawnEdges: scene.edges, pos: scene.pos, mode: scene.mode });
+    Object.assign(this, { items: scene.items, index: scene.index, itemOfFact: scene.itemOfFact, drawnEdges: scene.edges, labelOrder: scene.labelOrder, pos: scene.pos, mode: scene.mode });
     this.generation++;
     this.worker.postMessage(scene.layout);
     this.needsDraw = true;
@@ -360,7 +444,7 @@ export class GraphView {
   }
 
   private drawFull(ctx: CanvasRenderingContext2D, now: number): void {
-    drawFrame(ctx, {
+    this.labels = drawFrame(ctx, {
       dpr: window.devicePixelRatio || 1,
       width: this.width,
       height: this.height,
@@ -368,6 +452,7 @@ export class GraphView {
       canvasHeight: this.canvas.height,
       transform: this.transform,
       items: this.items,
+      labelOrder: this.labelOrder,
       pos: this.pos,
       edges: this.drawnEdges,
       highlight: this.highlight,
@@ -380,6 +465,9 @@ export class GraphView {
       // While the layout moves, edges are drawn as thin lines (wide strokes dominate software drawing);
       // their strength shows again as width once it settles.
       animating: this.alpha > ANIMATING_ALPHA,
+      palette: this.palette,
+      labels: this.labelCache,
+      avoid: this.obstructionRects(),
     });
   }
 }
