@@ -3,16 +3,22 @@
  * the gaps on the right, the live activity feed at the bottom. Behaviour lives in lib/controller.ts.
  */
 import { component$, noSerialize, useSignal, useStore, useStyles$, useVisibleTask$, type NoSerialize } from '@builder.io/qwik';
+import { CANVAS_KEYS } from './graph/keyboard';
 import { GraphView } from './graph/view';
 import { Controller, initialUi } from './lib/controller';
+import { CATEGORIES, type Category } from './lib/types';
+import { EmptyState } from './ui/empty-state';
 import { Feed } from './ui/feed';
 import { Gaps } from './ui/gaps';
 import { Inspector } from './ui/inspector';
+import { Legend } from './ui/legend';
 import { Sidebar } from './ui/sidebar';
 import { Timeline } from './ui/timeline';
 import { TokenDialog } from './ui/token-dialog';
 import { Why } from './ui/why';
 import styles from './app.css?inline';
+
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 export const App = component$(() => {
   useStyles$(styles);
@@ -20,6 +26,9 @@ export const App = component$(() => {
   const canvas = useSignal<HTMLCanvasElement>();
   const ctrl = useSignal<NoSerialize<Controller>>();
   const tab = useSignal<'inspect' | 'gaps'>('inspect');
+  /** The first graph was drawn (until then the canvas says it is loading), and the legend's counts. */
+  const ready = useSignal(false);
+  const counts = useStore(Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>);
 
   useVisibleTask$(({ cleanup }) => {
     if (!canvas.value) return;
@@ -34,7 +43,10 @@ export const App = component$(() => {
       onScene: (mode, drawn) => {
         ui.mode = mode;
         ui.drawn = drawn;
+        ready.value = true;
+        Object.assign(counts, view.categoryCounts());
       },
+      obstructions: () => Array.from(canvas.value?.parentElement?.querySelectorAll('.legend, .zoom, .timeline') ?? []),
     });
     c = new Controller(view, ui);
     ctrl.value = noSerialize(c);
@@ -54,17 +66,25 @@ export const App = component$(() => {
 
   return (
     <div class="shell">
-      <header>
-        <strong>hybrid-mem</strong> memory graph
-        <span class={`live ${ui.live}`} data-testid="live-indicator" data-status={ui.live} title="live connection">
-          ● {ui.live}
+      <header class="topbar">
+        <span class="brand">
+          <svg width="22" height="22" viewBox="0 0 22 22" aria-hidden="true">
+            <line x1="6" y1="15" x2="15" y2="6" style={{ stroke: 'var(--border-strong)', strokeWidth: 1.5 }} />
+            <line x1="6" y1="15" x2="17" y2="17" style={{ stroke: 'var(--border-strong)', strokeWidth: 1.5 }} />
+            <circle cx="6" cy="15" r="4" style={{ fill: 'var(--accent)' }} />
+            <circle cx="15" cy="6" r="3" style={{ fill: 'var(--cat-preference)' }} />
+            <circle cx="17" cy="17" r="2.5" style={{ fill: 'var(--cat-entity)' }} />
+          </svg>
+          <strong>hybrid-mem</strong> <span>memory graph</span>
         </span>
-        <button class="fit" data-testid="fit-view" title="Fit the whole graph into view (F)" onClick$={() => ctrl.value?.view.fitToView()}>
-          Fit
-        </button>
-        <span data-testid="total-facts">{ui.totalFacts} facts</span>
-        <span>{ui.links} links</span>
-        <span>{ui.openConflicts} open conflicts</span>
+        <span class={`live ${ui.live}`} data-testid="live-indicator" data-status={ui.live} title="Live connection to the memory">
+          {ui.live}
+        </span>
+        <span class="stats">
+          <span data-testid="total-facts">{plural(ui.totalFacts, 'fact')}</span>
+          <span>{plural(ui.links, 'link')}</span>
+          <span>{plural(ui.openConflicts, 'open conflict')}</span>
+        </span>
         {ui.mode === 'clusters' && (
           <span class="mode" data-testid="view-mode">
             Clustered view: {ui.drawn} groups and facts drawn for {ui.totalFacts} facts (click a group to expand it)
@@ -72,23 +92,39 @@ export const App = component$(() => {
         )}
         {ui.truncated && <span class="mode">Showing the first 20,000 facts</span>}
         {ui.notice && (
-          <span class="notice" data-testid="notice" onClick$={() => (ui.notice = '')}>
+          <button class="notice" data-testid="notice" title="Dismiss" onClick$={() => (ui.notice = '')}>
             {ui.notice}
-          </span>
+          </button>
         )}
+        <span class="spacer" />
+        <button class="fit" data-testid="fit-view" title="Fit the whole graph into view (F)" onClick$={() => ctrl.value?.view.fitToView()}>
+          Fit <kbd>F</kbd>
+        </button>
       </header>
       <Sidebar ui={ui} ctrl={ctrl} />
       <main>
-        <canvas ref={canvas} data-testid="graph-canvas" />
+        <canvas ref={canvas} data-testid="graph-canvas" tabIndex={0} role="application" aria-label={`Memory graph: ${ui.drawn} facts drawn. ${CANVAS_KEYS}`} />
+        <EmptyState ui={ui} ctrl={ctrl} ready={ready.value} />
+        {ui.drawn > 0 && <Legend counts={counts} clustered={ui.mode === 'clusters'} />}
+        <div class="zoom panel" role="group" aria-label="Zoom">
+          <button data-testid="zoom-in" title="Zoom in (+)" aria-label="Zoom in" onClick$={() => ctrl.value?.view.zoomBy(1.25)}>
+            +
+          </button>
+          <button data-testid="zoom-out" title="Zoom out (-)" aria-label="Zoom out" onClick$={() => ctrl.value?.view.zoomBy(0.8)}>
+            −
+          </button>
+        </div>
         <Timeline ui={ui} ctrl={ctrl} />
       </main>
       <aside class="right">
         <Why ui={ui} ctrl={ctrl} />
-        <nav>
-          <button class={tab.value === 'inspect' ? 'on' : ''} data-testid="tab-inspect" onClick$={() => (tab.value = 'inspect')}>
+        <nav class="tabs" role="tablist" aria-label="Panels">
+          <button role="tab" aria-selected={tab.value === 'inspect' ? 'true' : 'false'} class={tab.value === 'inspect' ? 'on' : ''} data-testid="tab-inspect" onClick$={() => (tab.value = 'inspect')}>
             Inspect
           </button>
           <button
+            role="tab"
+            aria-selected={tab.value === 'gaps' ? 'true' : 'false'}
             class={tab.value === 'gaps' ? 'on' : ''}
             data-testid="tab-gaps"
             onClick$={() => {

@@ -1,8 +1,11 @@
 /** The selected fact: every field, its versions and links; edit, pin, delete, expand, bond and re-link. */
 import { component$, useSignal, useTask$ } from '@builder.io/qwik';
+import { categoryVar } from '../graph/style';
 import { LINK_TYPES, type LinkType } from '../lib/types';
 import type { Props } from './props';
 
+/** At most two decimals, without trailing zeros (0.9, 0.87). */
+const short = (x: number): string => String(Number(x.toFixed(2)));
 const when = (t: number | null): string => (t === null ? '—' : new Date(t).toISOString().replace('T', ' ').slice(0, 19));
 
 export const Inspector = component$(({ ui, ctrl }: Props) => {
@@ -12,13 +15,36 @@ export const Inspector = component$(({ ui, ctrl }: Props) => {
     draft.value = track(() => ui.detail?.text ?? '');
   });
   const f = ui.detail;
-  if (!f) return <p class="empty" data-testid="inspector-empty">Click a fact in the graph to inspect it.</p>;
+  if (!f)
+    return (
+      <div class="empty-panel" data-testid="inspector-empty">
+        <svg width="56" height="56" viewBox="0 0 36 36" aria-hidden="true">
+          <line x1="10" y1="24" x2="26" y2="12" style={{ stroke: 'var(--border-strong)', strokeWidth: 2 }} />
+          <circle cx="10" cy="24" r="6" style={{ fill: 'var(--cat-fact)' }} />
+          <circle cx="26" cy="12" r="4" style={{ fill: 'var(--cat-technical)' }} />
+        </svg>
+        <strong>Click a fact in the graph to inspect it.</strong>
+        <p>Its text, strength, versions and links show here, where you can edit, pin, link or delete it.</p>
+        <p>
+          Keyboard: focus the graph, then <kbd>N</kbd> / <kbd>P</kbd> step through the facts.
+        </p>
+      </div>
+    );
   return (
     <div class="inspector" data-testid="inspector" data-id={f.id}>
       <h3 data-testid="inspector-text">{f.text}</h3>
+      <div class="chips">
+        <span class="chip">
+          <i class="swatch" style={{ background: categoryVar(f.category) }} />
+          {f.category}
+        </span>
+        {f.entity && <span class="chip">{f.entity}</span>}
+        {f.pinned && <span class="chip">pinned</span>}
+        {f.superseded && <span class="chip">superseded</span>}
+      </div>
       <dl>
         <dt>id</dt>
-        <dd>{f.id}</dd>
+        <dd class="mono">{f.id}</dd>
         <dt>category</dt>
         <dd data-testid="inspector-category">{f.category}</dd>
         <dt>entity</dt>
@@ -29,7 +55,7 @@ export const Inspector = component$(({ ui, ctrl }: Props) => {
         <dd data-testid="inspector-strength">{f.strength.toFixed(3)}</dd>
         <dt>importance / confidence</dt>
         <dd>
-          {f.importance} / {f.confidence}
+          {short(f.importance)} / {short(f.confidence)}
         </dd>
         <dt>decay</dt>
         <dd>
@@ -79,7 +105,7 @@ export const Inspector = component$(({ ui, ctrl }: Props) => {
         </button>
       </div>
       <h4>Edit text</h4>
-      <textarea data-testid="edit-text" rows={3} bind:value={draft} />
+      <textarea data-testid="edit-text" rows={3} bind:value={draft} aria-label="Fact text" />
       <button data-testid="edit-save" disabled={draft.value.trim() === '' || draft.value.trim() === f.text} onClick$={() => ctrl.value?.editText(f.id, draft.value.trim())}>
         Save as new version
       </button>
@@ -97,14 +123,14 @@ export const Inspector = component$(({ ui, ctrl }: Props) => {
       ) : (
         <div class="bond">
           <p data-testid="link-target-label">{ui.linkTarget ? `to ${ui.linkTarget}` : 'Click the other fact in the graph (or a search hit).'}</p>
-          <select data-testid="link-type" bind:value={linkType}>
+          <select data-testid="link-type" bind:value={linkType} aria-label="Link type">
             {LINK_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}
               </option>
             ))}
           </select>
-          <button data-testid="link-confirm" disabled={!ui.linkTarget} onClick$={() => ui.linkTarget && ctrl.value?.link(f.id, ui.linkTarget, linkType.value)}>
+          <button class="primary" data-testid="link-confirm" disabled={!ui.linkTarget} onClick$={() => ui.linkTarget && ctrl.value?.link(f.id, ui.linkTarget, linkType.value)}>
             Create link
           </button>
           <button
@@ -118,11 +144,14 @@ export const Inspector = component$(({ ui, ctrl }: Props) => {
         </div>
       )}
       <h4>Links ({f.links.length})</h4>
+      {f.links.length === 0 && <p class="empty">No links yet: <i>Bond with…</i> links it to another fact.</p>}
       <ul class="links">
         {f.links.map((l) => (
           <li key={l.id} data-testid="inspector-link" data-id={l.id}>
-            {l.source === f.id ? '→' : '←'} {l.source === f.id ? l.target : l.source}{' '}
-            <select data-testid="link-type-select" value={l.linkType} onChange$={(_, el) => ctrl.value?.changeLinkType(l.id, el.value as LinkType)}>
+            <span class="target">
+              {l.source === f.id ? '→' : '←'} {l.source === f.id ? l.target : l.source}
+            </span>{' '}
+            <select data-testid="link-type-select" aria-label="Link type" value={l.linkType} onChange$={(_, el) => ctrl.value?.changeLinkType(l.id, el.value as LinkType)}>
               {LINK_TYPES.map((t) => (
                 <option key={t} value={t} selected={t === l.linkType}>
                   {t}
@@ -130,7 +159,7 @@ export const Inspector = component$(({ ui, ctrl }: Props) => {
               ))}
             </select>{' '}
             <small>{l.strength.toFixed(2)}</small>{' '}
-            <button data-testid="link-cut" onClick$={() => ctrl.value?.cutLink(l.id)}>
+            <button class="small" data-testid="link-cut" onClick$={() => ctrl.value?.cutLink(l.id)}>
               cut
             </button>
           </li>

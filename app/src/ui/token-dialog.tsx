@@ -5,7 +5,7 @@ import type { Props } from './props';
 export const TokenDialog = component$(({ ui, ctrl }: Props) => {
   const token = useSignal('');
   return (
-    <div class="modal" data-testid="token-dialog">
+    <div class="modal" data-testid="token-dialog" role="dialog" aria-modal="true" aria-label="Dashboard token">
       <form
         preventdefault:submit
         onSubmit$={() => {
@@ -15,13 +15,15 @@ export const TokenDialog = component$(({ ui, ctrl }: Props) => {
         }}
       >
         <p data-testid="token-message">{ui.tokenMessage}</p>
-        <input data-testid="token-input" type="password" autocomplete="off" placeholder="dashboard token" bind:value={token} />
-        <button data-testid="token-submit" type="submit" disabled={token.value.trim() === ''}>
-          Use token
-        </button>
-        <button type="button" onClick$={() => ctrl.value?.cancelToken()}>
-          Cancel
-        </button>
+        <input data-testid="token-input" type="password" autocomplete="off" placeholder="dashboard token" aria-label="Dashboard token" bind:value={token} />
+        <div class="actions">
+          <button type="button" onClick$={() => ctrl.value?.cancelToken()}>
+            Cancel
+          </button>
+          <button class="primary" data-testid="token-submit" type="submit" disabled={token.value.trim() === ''}>
+            Use token
+          </button>
+        </div>
       </form>
     </div>
   );

@@ -17,7 +17,7 @@ export const Why = component$(({ ui, ctrl }: Props) => {
     <section class="why" data-testid="why-panel">
       <header>
         <b>Why recalled</b>
-        <button class="close" data-testid="why-close" title="Close" onClick$={() => ctrl.value?.closeWhy()}>
+        <button class="close ghost small" data-testid="why-close" title="Close" aria-label="Close" onClick$={() => ctrl.value?.closeWhy()}>
           ×
         </button>
       </header>
