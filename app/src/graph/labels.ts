@@ -3,9 +3,10 @@
  * groups, then facts from the largest, i.e. strongest, down); a candidate is labelled only when its node is
  * on screen and drawn at least MIN_RADIUS pixels wide, so at low zoom only the strongest facts qualify and
  * more do as you zoom in. Placement is greedy in screen space: right of the node, else left, above, below;
- * a box that overlaps a label already placed, or another visible node, is skipped, so labels never pile
- * up. The work per frame is bounded (a label budget by canvas area, a cap on measured candidates, widths
- * cached), whatever the graph's size.
+ * a box that overlaps a label already placed or a panel is skipped, so labels never pile up. A label may
+ * run over nodes drawn much smaller than its own (COVERS; a dense graph would have no labels otherwise), never
+ * over one of comparable size. The work per frame is bounded (a label budget by canvas area, a cap on
+ * measured candidates, widths cached), whatever the graph's size.
  */
 
 /** A placed label, in CSS pixels relative to the canvas. */
@@ -32,8 +33,8 @@ export interface LabelNode {
 
 /** Nodes drawn at least this wide (screen radius, px) get a label (groups always qualify). */
 export const MIN_RADIUS = 2.5;
-/** Nodes at least this wide keep labels off them. */
-const OBSTACLE_RADIUS = 3;
+/** A label may cover nodes drawn smaller than this share of its own node's radius. */
+const COVERS = 0.5;
 const LINE_HEIGHT = 15;
 const GAP = 4;
 /** Space kept free around each label. */
@@ -85,6 +86,7 @@ class BoxGrid {
   private readonly cols: number;
   private readonly rows: number;
   private readonly cells: number[][];
+  /** x0, y0, x1, y1 and a weight per box. */
   private readonly boxes: number[] = [];
 
   constructor(width: number, height: number) {
@@ -98,7 +100,8 @@ class BoxGrid {
     return [c(x0, this.cols), c(y0, this.rows), c(x1, this.cols), c(y1, this.rows)];
   }
 
-  overlaps(x0: number, y0: number, x1: number, y1: number): boolean {
+  /** Whether the box overlaps one of weight `minWeight` or more. */
+  overlaps(x0: number, y0: number, x1: number, y1: number, minWeight = -Infinity): boolean {
     const [c0, r0, c1, r1] = this.span(x0, y0, x1, y1);
     for (let r = r0; r <= r1; r++)
       for (let c = c0; c <= c1; c++)
@@ -107,14 +110,14 @@ class BoxGrid {
           const by0 = this.boxes[b + 1] as number;
           const bx1 = this.boxes[b + 2] as number;
           const by1 = this.boxes[b + 3] as number;
-          if (x0 < bx1 && x1 > bx0 && y0 < by1 && y1 > by0) return true;
+          if (x0 < bx1 && x1 > bx0 && y0 < by1 && y1 > by0 && (this.boxes[b + 4] as number) >= minWeight) return true;
         }
     return false;
   }
 
-  add(x0: number, y0: number, x1: number, y1: number): void {
+  add(x0: number, y0: number, x1: number, y1: number, weight = Infinity): void {
     const b = this.boxes.length;
-    this.boxes.push(x0, y0, x1, y1);
+    this.boxes.push(x0, y0, x1, y1, weight);
     const [c0, r0, c1, r1] = this.span(x0, y0, x1, y1);
     for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) (this.cells[r * this.cols + c] as number[]).push(b);
   }
@@ -139,11 +142,12 @@ export const labelBudget = (width: number, height: number): number => Math.max(1
 
 /** Place labels greedily (see the file comment); `ctx.font` must be the label font. */
 export function placeLabels(ctx: CanvasRenderingContext2D, cache: LabelCache, p: Placement): LabelBox[] {
-  // Labels and panels: nothing may overlap them. Nodes: only the focus's label may cover one, when it fits nowhere else.
+  // Labels and panels: nothing may overlap them. Nodes (weighted by their drawn radius): see the file comment;
+  // the hovered or selected fact's label covers any node when it fits nowhere else.
   const taken = new BoxGrid(p.width, p.height);
   const nodes = new BoxGrid(p.width, p.height);
   for (const a of p.avoid) taken.add(a.x, a.y, a.x + a.w, a.y + a.h);
-  for (const o of p.obstacles) if (o.r >= OBSTACLE_RADIUS) nodes.add(o.x - o.r, o.y - o.r, o.x + o.r, o.y + o.r);
+  for (const o of p.obstacles) nodes.add(o.x - o.r, o.y - o.r, o.x + o.r, o.y + o.r, o.r);
   const placed: LabelBox[] = [];
   const seen = new Set<string>();
   const tryPlace = (n: LabelNode, focus: boolean): void => {
@@ -164,7 +168,7 @@ export function placeLabels(ctx: CanvasRenderingContext2D, cache: LabelCache, p:
         const y0 = y - PAD;
         const x1 = x + width + PAD;
         const y1 = y + h + PAD;
-        if (x0 < 0 || y0 < 0 || x1 > p.width || y1 > p.height || taken.overlaps(x0, y0, x1, y1) || (!overNodes && nodes.overlaps(x0, y0, x1, y1))) continue;
+        if (x0 < 0 || y0 < 0 || x1 > p.width || y1 > p.height || taken.overlaps(x0, y0, x1, y1) || (!overNodes && nodes.overlaps(x0, y0, x1, y1, COVERS * n.r))) continue;
         taken.add(x0, y0, x1, y1);
         placed.push({ id: n.id, text, x, y, w: width, h, strong });
         return;
