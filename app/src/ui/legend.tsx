@@ -47,7 +47,7 @@ export const Legend = component$(({ counts, clustered }: LegendProps) => {
       {open.value && (
         <div class="body" id="legend-body">
           <h4>Category</h4>
-          <ul class="cats">
+          <ul>
             {CATEGORIES.map((c) => (
               <li key={c} class={counts[c] === 0 ? 'absent' : ''} data-testid="legend-category" data-category={c}>
                 <i class="swatch" style={{ background: categoryVar(c) }} />
