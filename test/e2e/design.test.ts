@@ -5,7 +5,8 @@
  * and inspector say what to do next, and every control is reachable by Tab with a visible focus ring.
  * Screenshots of each main state in both themes go to test/e2e/artifacts; with UPDATE_DOCS_IMAGES=1 they
  * are also copied to docs/images (graph.png, the README's hero image, is the dark graph with the inspector
- * open), so a plain test run leaves the tracked images alone.
+ * open), so a plain test run leaves the tracked images alone:
+ *   UPDATE_DOCS_IMAGES=1 npx vitest run test/e2e/design.test.ts
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -345,8 +346,8 @@ describe('design', { timeout: 120_000 }, () => {
       // No focus ring in the picture.
       await g.testId('graph-canvas').blur();
       await g.settle();
-      await shot(g, `design-inspector-${scheme}`, `inspector-${scheme}`);
-      if (scheme === 'dark') await shot(g, 'design-inspector-dark', 'graph');
+      // The dark one is the README's hero image.
+      await shot(g, `design-inspector-${scheme}`, scheme === 'dark' ? 'graph' : `inspector-${scheme}`);
     }
     await g.page.emulateMedia({ colorScheme: 'light' });
     await g.page.keyboard.press('Escape');
