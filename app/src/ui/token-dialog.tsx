@@ -15,7 +15,7 @@ export const TokenDialog = component$(({ ui, ctrl }: Props) => {
         }}
       >
         <p data-testid="token-message">{ui.tokenMessage}</p>
-        <input data-testid="token-input" type="password" autocomplete="off" placeholder="dashboard token" aria-label="Dashboard token" bind:value={token} />
+        <input data-testid="token-input" type="password" autoFocus autocomplete="off" placeholder="dashboard token" aria-label="Dashboard token" bind:value={token} />
         <div class="actions">
           <button type="button" onClick$={() => ctrl.value?.cancelToken()}>
             Cancel
