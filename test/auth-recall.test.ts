@@ -50,7 +50,7 @@ describe('auth-failure hook', () => {
     expect(rec).toMatchObject({ target: '10.0.4.7', scores: [expect.objectContaining({ factId: f.id })] });
     // The turn excerpt that triggered it, for the graph app's why panel.
     expect(rec?.excerpt).toContain(SSH_FAIL);
-    expect(svc.recallEvent(rec?.id ?? '').excerpt).toContain('$ ssh ops@10.0.4.7');
+    expect(svc.recallEvent(rec?.id ?? '')?.excerpt).toContain('$ ssh ops@10.0.4.7');
   });
 
   it('keeps the excerpt of the failing turn short and without secrets', async () => {
