@@ -96,7 +96,20 @@ export const App = component$(() => {
             {ui.notice}
           </button>
         )}
+        {ui.layout === 'meaning' && ui.mapNote && (
+          <span class="mode" data-testid="map-note">
+            {ui.mapNote}
+          </span>
+        )}
         <span class="spacer" />
+        <span class="seg" role="group" aria-label="Place facts by">
+          <button aria-pressed={ui.layout === 'links' ? 'true' : 'false'} data-testid="layout-links" title="Place facts by their links; strong facts in the centre" onClick$={() => void ctrl.value?.setLayout('links')}>
+            Links
+          </button>
+          <button aria-pressed={ui.layout === 'meaning' ? 'true' : 'false'} data-testid="layout-meaning" title="Place facts by meaning: related memory sits together, links or not" onClick$={() => void ctrl.value?.setLayout('meaning')}>
+            Meaning
+          </button>
+        </span>
         <button class="fit" data-testid="fit-view" title="Fit the whole graph into view (F)" onClick$={() => ctrl.value?.view.fitToView()}>
           Fit <kbd>F</kbd>
         </button>

@@ -12,6 +12,11 @@ export interface LayoutInput {
   readonly linkStrength: Float32Array;
   /** How hot to restart the layout (1 = from scratch, ~0.3 for small changes). */
   readonly alpha: number;
+  /**
+   * The semantic map: per node, where its meaning places it (interleaved x, y in layout units; NaN = no
+   * vector, left on an outer ring). Nodes are pulled to their places instead of by links and rings.
+   */
+  readonly targets?: Float32Array;
 }
 
 export interface LayoutDrag {

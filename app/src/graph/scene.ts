@@ -22,7 +22,13 @@ export interface Scene {
   readonly layout: LayoutInput;
 }
 
-export function buildScene(nodes: ReadonlyMap<string, GNode>, edges: Iterable<GEdge>, expanded: ReadonlySet<string>, known: ReadonlyMap<string, readonly [number, number]>): Scene {
+/** The semantic map's places (x, y in [-1, 1]) by fact id, and whether the layout restarts from scratch. */
+export interface SceneOptions {
+  readonly targets?: ReadonlyMap<string, readonly [number, number]> | null;
+  readonly reheat?: boolean;
+}
+
+export function buildScene(nodes: ReadonlyMap<string, GNode>, edges: Iterable<GEdge>, expanded: ReadonlySet<string>, known: ReadonlyMap<string, readonly [number, number]>, o: SceneOptions = {}): Scene {
   const items: Item[] = [];
   const itemOfFact = new Map<string, string>();
   const mode = nodes.size > CLUSTER_THRESHOLD ? 'clusters' : 'facts';
@@ -81,10 +87,34 @@ export function buildScene(nodes: ReadonlyMap<string, GNode>, edges: Iterable<GE
     links,
     linkStrength,
     // A settled graph with a few changes only warms up a little: existing nodes barely move.
-    alpha: fresh > items.length / 2 ? 1 : 0.3,
+    alpha: o.reheat || fresh > items.length / 2 ? 1 : 0.3,
+    ...(o.targets ? { targets: mapTargets(items.length, index, itemOfFact, o.targets) } : {}),
   };
   return { mode, items, index, itemOfFact, edges: drawn, labelOrder, pos, layout };
 }
 
 /** Groups before facts, larger before smaller. */
 const labelRank = (it: Item): number => (it.group ? 1000 : 0) + it.size;
+
+/**
+ * Layout places for the semantic map: each item at the mean of its facts' places (a group at its members'
+ * centroid), spread over a disc that grows with the number of items; NaN for an item with no place.
+ */
+function mapTargets(count: number, index: ReadonlyMap<string, number>, itemOfFact: ReadonlyMap<string, string>, places: ReadonlyMap<string, readonly [number, number]>): Float32Array {
+  const sum = new Float64Array(count * 3);
+  for (const [factId, [x, y]] of places) {
+    const i = index.get(itemOfFact.get(factId) ?? '');
+    if (i === undefined) continue;
+    sum[3 * i] = (sum[3 * i] as number) + x;
+    sum[3 * i + 1] = (sum[3 * i + 1] as number) + y;
+    sum[3 * i + 2] = (sum[3 * i + 2] as number) + 1;
+  }
+  const spread = Math.min(1500, Math.max(160, 55 * Math.sqrt(count)));
+  const out = new Float32Array(count * 2);
+  for (let i = 0; i < count; i++) {
+    const n = sum[3 * i + 2] as number;
+    out[2 * i] = n > 0 ? ((sum[3 * i] as number) / n) * spread : NaN;
+    out[2 * i + 1] = n > 0 ? ((sum[3 * i + 1] as number) / n) * spread : NaN;
+  }
+  return out;
+}

@@ -6,13 +6,15 @@
  */
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
-import { CATEGORIES, type Category, type GEdge, type GNode } from '../lib/types';
+import type { GEdge, GNode } from '../lib/types';
+import { GraphData } from './graph-data';
 import { handleCanvasKey } from './keyboard';
 import { LabelCache, type LabelBox } from './labels';
 import type { LayoutTick, ToWorker } from './protocol';
 import { buildScene } from './scene';
-import { freeArea, type Rect } from './free-area';
+import { fitTransform, freeArea, nearestItem, type Rect } from './free-area';
 import { drawFrame, type DrawnEdge, type Item } from './renderer';
+import { PanCache } from './pan-cache';
 import { LIGHT_PALETTE, type Palette } from './style';
 import { watchTheme } from './theme';
 
@@ -25,7 +27,6 @@ export interface ViewCallbacks {
   obstructions?(): readonly Element[];
 }
 
-
 export interface ViewStats {
   fps: number;
   facts: number;
@@ -37,14 +38,10 @@ export interface ViewStats {
 }
 
 const RING_MS = 1600;
-/** A pan is at rest after this long without movement. */
-const PAN_REST_MS = 120;
 /** Layout temperature above which edges are drawn thin. */
 const ANIMATING_ALPHA = 0.03;
 
-export class GraphView {
-  readonly nodes = new Map<string, GNode>();
-  readonly edges = new Map<string, GEdge>();
+export class GraphView extends GraphData {
   private items: readonly Item[] = [];
   private index: ReadonlyMap<string, number> = new Map();
   private itemOfFact: ReadonlyMap<string, string> = new Map();
@@ -66,11 +63,8 @@ export class GraphView {
   private needsDraw = true;
   /** Only the zoom transform changed since the last frame. */
   private viewMoved = false;
-  /** The transform of the last full frame, and a copy of that frame for panning (see `draw`). */
-  private drawnAt: ZoomTransform | null = null;
-  private readonly snapshot = document.createElement('canvas');
-  private snapshotValid = false;
-  private lastPanAt = 0;
+  /** The last full frame, copied while the view pans (pan-cache.ts). */
+  private readonly panCache = new PanCache();
   private raf = 0;
   private frames: number[] = [];
   private readonly zoomer: ZoomBehavior<HTMLCanvasElement, unknown>;
@@ -85,6 +79,9 @@ export class GraphView {
   /** The labels of the last full frame (CSS px, relative to the canvas at that frame's transform). */
   private labels: LabelBox[] = [];
   private readonly unwatchTheme: () => void;
+  /** The semantic map's places, or null for the link layout; the next resync restarts the layout when `reheat`. */
+  private places: ReadonlyMap<string, readonly [number, number]> | null = null;
+  private reheat = false;
   mode: 'facts' | 'clusters' = 'facts';
   /** The colour scheme the palette was read for. */
   scheme: 'light' | 'dark' = 'light';
@@ -93,6 +90,7 @@ export class GraphView {
     private readonly canvas: HTMLCanvasElement,
     private readonly cb: ViewCallbacks,
   ) {
+    super();
     this.worker = new Worker(new URL('./sim-worker.ts', import.meta.url), { type: 'module' });
     this.worker.onmessage = (ev: MessageEvent<LayoutTick>) => this.onTick(ev.data);
     this.zoomer = zoom<HTMLCanvasElement, unknown>()
@@ -131,31 +129,19 @@ export class GraphView {
    * and automatically after a fresh graph or filter once the layout has spread).
    */
   fitToView(): void {
-    const n = this.items.length;
-    if (n === 0 || this.width === 0 || this.height === 0 || this.pos.length < 2 * n) return;
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const x = this.pos[2 * i] ?? 0;
-      const y = this.pos[2 * i + 1] ?? 0;
-      const r = (this.items[i] as Item).size;
-      minX = Math.min(minX, x - r);
-      maxX = Math.max(maxX, x + r);
-      minY = Math.min(minY, y - r);
-      maxY = Math.max(maxY, y + r);
-    }
-    const margin = 32;
-    const free = freeArea(this.width, this.height, this.obstructionRects());
-    // Zoom out as far as it takes; zoom in only a little (a handful of facts is not blown up to fill the screen).
-    const k = Math.min(1.25, Math.max(0.03, Math.min((free.w - 2 * margin) / Math.max(1, maxX - minX), (free.h - 2 * margin) / Math.max(1, maxY - minY))));
-    const cx = (minX + maxX) / 2;
-    const cy = (minY + maxY) / 2;
-    // The graph's centre at the free area's centre (the drawn origin is the canvas centre).
-    const tx = free.x + free.w / 2 - this.width / 2 - cx * k;
-    const ty = free.y + free.h / 2 - this.height / 2 - cy * k;
-    this.zoomer.transform(select(this.canvas), zoomIdentity.translate(tx, ty).scale(k));
+    const fit = fitTransform(this.pos, this.items.map((it) => it.size), this.width, this.height, freeArea(this.width, this.height, this.obstructionRects()));
+    if (fit) this.zoomer.transform(select(this.canvas), zoomIdentity.translate(fit.x, fit.y).scale(fit.k));
+  }
+
+  /**
+   * The semantic map (places by fact id, x and y in [-1, 1]) or, with null, the link layout: the layout
+   * restarts towards the new places; with `fit` the view fits again as it spreads.
+   */
+  setPlaces(places: ReadonlyMap<string, readonly [number, number]> | null, fit: boolean): void {
+    this.places = places;
+    this.reheat = true;
+    if (fit) this.fitPending = true;
+    this.schedule();
   }
 
   /** The panels over the canvas, as rectangles relative to it. */
@@ -174,40 +160,11 @@ export class GraphView {
   /** Replace everything (a fresh read of the graph); positions of facts seen before are kept. */
   setGraph(nodes: readonly GNode[], edges: readonly GEdge[], o: { fit?: boolean } = {}): void {
     this.fitPending = o.fit ?? true;
-    this.nodes.clear();
-    this.edges.clear();
-    for (const n of nodes) this.nodes.set(n.id, n);
-    for (const e of edges) this.edges.set(e.id, e);
-    this.schedule();
+    this.replace(nodes, edges);
   }
 
-  upsertNode(n: GNode): void {
-    this.nodes.set(n.id, { ...this.nodes.get(n.id), ...n });
-    this.schedule();
-  }
-
-  patchNode(id: string, patch: Partial<GNode>): void {
-    const n = this.nodes.get(id);
-    if (!n) return;
-    this.nodes.set(id, { ...n, ...patch });
-    this.schedule();
-  }
-
-  removeNode(id: string): void {
-    this.nodes.delete(id);
-    for (const [k, e] of this.edges) if (e.source === id || e.target === id) this.edges.delete(k);
+  protected removed(id: string): void {
     if (this.selected === id) this.select(null);
-    this.schedule();
-  }
-
-  upsertEdge(e: GEdge): void {
-    this.edges.set(e.id, e);
-    this.schedule();
-  }
-
-  removeEdge(id: string): void {
-    this.edges.delete(id);
-    this.schedule();
   }
 
   /** An expanding ring on a recalled fact (or its cluster), labelled with the score. */
@@ -282,16 +239,9 @@ export class GraphView {
     if (sx < 40 || sy < 40 || sx > this.width - 40 || sy > this.height - 40) this.panBy(this.width / 2 - sx, this.height / 2 - sy);
   }
 
-  /** How many facts of each category the view holds (the legend's counts). */
-  categoryCounts(): Record<Category, number> {
-    const out = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
-    for (const n of this.nodes.values()) out[n.category]++;
-    return out;
-  }
-
   /** The labels drawn now, in CSS px relative to the canvas (tests check that none overlap). */
   labelBoxes(): LabelBox[] {
-    const at = this.drawnAt;
+    const at = this.panCache.drawnAt;
     if (!at) return [];
     const dx = this.transform.x - at.x;
     const dy = this.transform.y - at.y;
@@ -311,7 +261,7 @@ export class GraphView {
     this.worker.terminate();
   }
 
-  private schedule(): void {
+  protected schedule(): void {
     this.dirty = true;
   }
 
@@ -319,7 +269,8 @@ export class GraphView {
   private resync(): void {
     this.dirty = false;
     for (let i = 0; i < this.items.length && 2 * i + 1 < this.pos.length; i++) this.known.set((this.items[i] as Item).id, [this.pos[2 * i] ?? 0, this.pos[2 * i + 1] ?? 0]);
-    const scene = buildScene(this.nodes, this.edges.values(), this.expanded, this.known);
+    const scene = buildScene(this.nodes, this.edges.values(), this.expanded, this.known, { targets: this.places, reheat: this.reheat });
+    this.reheat = false;
     Object.assign(this, { items: scene.items, index: scene.index, itemOfFact: scene.itemOfFact, drawnEdges: scene.edges, labelOrder: scene.labelOrder, pos: scene.pos, mode: scene.mode });
     this.generation++;
     this.worker.postMessage(scene.layout);
@@ -359,21 +310,7 @@ export class GraphView {
   private hit(ev: MouseEvent): number | null {
     const r = this.canvas.getBoundingClientRect();
     const t = this.transform;
-    const gx = (ev.clientX - r.left - this.width / 2 - t.x) / t.k;
-    const gy = (ev.clientY - r.top - this.height / 2 - t.y) / t.k;
-    let best: number | null = null;
-    let bestD = Infinity;
-    for (let i = 0; i < this.items.length; i++) {
-      const dx = (this.pos[2 * i] ?? 0) - gx;
-      const dy = (this.pos[2 * i + 1] ?? 0) - gy;
-      const d = dx * dx + dy * dy;
-      const reach = (this.items[i] as Item).size + 4 / t.k;
-      if (d < reach * reach && d < bestD) {
-        best = i;
-        bestD = d;
-      }
-    }
-    return best;
+    return nearestItem(this.items, this.pos, (ev.clientX - r.left - this.width / 2 - t.x) / t.k, (ev.clientY - r.top - this.height / 2 - t.y) / t.k, 4 / t.k);
   }
 
   private onClick(ev: MouseEvent): void {
@@ -403,43 +340,25 @@ export class GraphView {
     // A ring that ended leaves its last drawn frame on the canvas: draw once more without it.
     if (this.rings.length < ringsBefore) this.needsDraw = true;
     // A pan that ended leaves the edges it uncovered blank: draw in full once it rests.
-    const settlePan = this.lastPanAt > 0 && now - this.lastPanAt > PAN_REST_MS;
+    const settlePan = this.panCache.resting(now);
     if (!this.needsDraw && !this.viewMoved && !settlePan && this.rings.length === 0) return;
     this.frames.push(now);
     if (this.frames.length > 240) this.frames.splice(0, this.frames.length - 240);
     this.draw(now);
   }
 
-  /**
-   * One frame. When only the view moved sideways since the last full frame (a pan at the same zoom, nothing
-   * else changed), the frame is that full frame copied at the new offset: drawing thousands of nodes and
-   * edges in software costs ~15-35 ms here, a copy ~1 ms. The full frame follows when the pan rests.
-   */
+  /** One frame: in full, or while the view only pans, the last full frame moved (pan-cache.ts). */
   private draw(now: number): void {
     const ctx = this.canvas.getContext('2d');
     if (!ctx) return;
     const t = this.transform;
-    const panOnly = !this.needsDraw && this.rings.length === 0 && this.viewMoved && this.drawnAt !== null && this.drawnAt.k === t.k;
-    if (panOnly && this.drawnAt) {
-      if (!this.snapshotValid) {
-        // The canvas still holds the last full frame: keep it.
-        this.snapshot.width = this.canvas.width;
-        this.snapshot.height = this.canvas.height;
-        this.snapshot.getContext('2d')?.drawImage(this.canvas, 0, 0);
-        this.snapshotValid = true;
-      }
-      const dpr = window.devicePixelRatio || 1;
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-      ctx.drawImage(this.snapshot, Math.round(dpr * (t.x - this.drawnAt.x)), Math.round(dpr * (t.y - this.drawnAt.y)));
+    if (!this.needsDraw && this.rings.length === 0 && this.viewMoved && this.panCache.canPan(t)) {
+      this.panCache.pan(this.canvas, ctx, t, now);
       this.viewMoved = false;
-      this.lastPanAt = now;
       return;
     }
     this.needsDraw = this.viewMoved = false;
-    this.snapshotValid = false;
-    this.lastPanAt = 0;
-    this.drawnAt = t;
+    this.panCache.full(t);
     this.drawFull(ctx, now);
   }
 

@@ -8,6 +8,7 @@ import * as D from './documents';
 import { gql, GqlError, TokenError, tokenStore } from './gql';
 import { connectLive } from './live';
 import { feedLine } from './feed-text';
+import { LayoutSwitch } from './layout';
 import { asOfFromUrl, TimeTravel } from './time-travel';
 import type { FactDetail, Gaps, UiState, WhyRecalled } from './state';
 import type { Category, GEdge, GNode, GraphFilter, LinkType, MemoryEvent } from './types';
@@ -25,12 +26,15 @@ export class Controller {
   private graphSeq: number | null = null;
   /** Time travel: the as-of slider and its player (time-travel.ts). */
   readonly time: TimeTravel;
+  /** Links or meaning (layout.ts). */
+  private readonly layouts: LayoutSwitch;
 
   constructor(
     readonly view: GraphView,
     private readonly ui: UiState,
   ) {
     this.time = new TimeTravel(ui, () => this.loadGraph({ fit: false }));
+    this.layouts = new LayoutSwitch(ui, view, () => this.graphFilter(), (err) => this.note(err));
   }
 
   /** Show the memory as of `t` (null: now, live); see time-travel.ts. */
@@ -66,14 +70,7 @@ export class Controller {
 
   /** Read the graph; `fit` (default): fit it into view as its layout spreads (not after a reconnect or a curation step). */
   async loadGraph(o: { fit?: boolean } = {}): Promise<void> {
-    const f = this.ui.filter;
-    const filter = {
-      categories: f.categories.length > 0 ? f.categories : null,
-      minStrength: f.minStrength > 0 ? f.minStrength : null,
-      includeSuperseded: f.includeSuperseded,
-      limit: GRAPH_LIMIT,
-      ...(this.ui.asOf === null ? {} : { asOf: this.ui.asOf }),
-    };
+    const filter = this.graphFilter();
     try {
       const r = await gql<{ graph: { truncated: boolean; nodes: GNode[]; edges: GEdge[] }; stats: { totalFacts: number; links: number; openConflicts: number; searchMode: string; lastEventSeq: number; firstFactAt: number | null } }>(D.GRAPH, { filter });
       this.graphSeq = r.stats.lastEventSeq;
@@ -85,6 +82,24 @@ export class Controller {
     } catch (err) {
       this.note(err);
     }
+    if (this.ui.layout === 'meaning') await this.layouts.refresh();
+  }
+
+  /** Place facts by their links and strength, or by meaning (the semantic map of the same filter and time). */
+  setLayout(layout: 'links' | 'meaning'): Promise<void> {
+    return this.layouts.set(layout);
+  }
+
+  /** The graph read's filter: the sidebar's, the server's node cap, and the time shown. */
+  private graphFilter(): Record<string, unknown> {
+    const f = this.ui.filter;
+    return {
+      categories: f.categories.length > 0 ? f.categories : null,
+      minStrength: f.minStrength > 0 ? f.minStrength : null,
+      includeSuperseded: f.includeSuperseded,
+      limit: GRAPH_LIMIT,
+      ...(this.ui.asOf === null ? {} : { asOf: this.ui.asOf }),
+    };
   }
 
   /** The feed on open: the recent changes (stored, recalled, edited, conflicts) from the event log, before the live ones. */

@@ -19,6 +19,9 @@ export const GRAPH = /* GraphQL */ `
   ${FACT_FIELDS}
   ${EDGE_FIELDS}`;
 
+export const SEMANTIC_MAP = /* GraphQL */ `
+  query SemanticMap($filter: GraphFilter) { semanticMap(filter: $filter) { points { id x y } unplaced model } }`;
+
 export const NEIGHBORS = /* GraphQL */ `
   query Neighbors($id: ID!) { neighbors(id: $id) { nodes { ...NodeFields } edges { ...EdgeFields } } }
   ${FACT_FIELDS}
@@ -115,6 +118,6 @@ export const ACTIVITY = /* GraphQL */ `
 
 /** Every document, by name (for the schema check). */
 export const DOCUMENTS: Readonly<Record<string, string>> = {
-  GRAPH, NEIGHBORS, FACT_DETAIL, SEARCH, RECENT_ACTIVITY, RECALL_DETAIL, GAPS, SUGGESTED_LINKS, CREATE_FACT, EDIT_FACT, DELETE_FACT, PIN_FACT, UNPIN_FACT,
+  GRAPH, SEMANTIC_MAP, NEIGHBORS, FACT_DETAIL, SEARCH, RECENT_ACTIVITY, RECALL_DETAIL, GAPS, SUGGESTED_LINKS, CREATE_FACT, EDIT_FACT, DELETE_FACT, PIN_FACT, UNPIN_FACT,
   CREATE_LINK, CHANGE_LINK_TYPE, DELETE_LINK, RESOLVE_CONFLICT, ACCEPT_SUGGESTED, ACTIVITY,
 };

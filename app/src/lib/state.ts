@@ -78,6 +78,10 @@ export interface UiState {
   playing: boolean;
   /** Facts in the graph last read (the past view's count). */
   pastFacts: number;
+  /** How facts are placed: by their links and strength, or by meaning (the semantic map). */
+  layout: 'links' | 'meaning';
+  /** What the semantic map could not do ("3 facts have no vector yet ..."), or ''. */
+  mapNote: string;
 }
 
 export const initialUi = (): UiState => ({
@@ -106,5 +110,7 @@ export const initialUi = (): UiState => ({
   historyFrom: null,
   playing: false,
   pastFacts: 0,
+  layout: 'links',
+  mapNote: '',
   filter: { categories: [], minStrength: 0, includeSuperseded: false, search: '' },
 });
