@@ -401,6 +401,25 @@ describe('redaction', () => {
   });
 });
 
+describe('redaction of secrets on command lines (turn excerpts hold the failing command)', () => {
+  it('redacts options, sshpass, mysql -p, curl -u and environment assignments, keeping the rest', () => {
+    const cases: [string, string][] = [
+      ['sshpass -p Sup3r-Secret ssh ops@10.0.4.7', 'sshpass -p [redacted] ssh ops@10.0.4.7'],
+      ["sshpass -p 'two words' ssh ops@h", 'sshpass -p [redacted] ssh ops@h'],
+      ['mysql -h db1 -u root -pHunter2x app', 'mysql -h db1 -u root -p[redacted] app'],
+      ['vault login --token=s.Abc123 -method=token', 'vault login --token=[redacted] -method=token'],
+      ['psql --password hunter2 -h db', 'psql --password [redacted] -h db'],
+      ['curl -u deploy:t0ps3cret https://api.example.com/v1', 'curl -u deploy:[redacted] https://api.example.com/v1'],
+      ['PGPASSWORD=hunter2 psql -h db.prod -U app', 'PGPASSWORD=[redacted] psql -h db.prod -U app'],
+      ['GITHUB_TOKEN=abc123 gh api /user', 'GITHUB_TOKEN=[redacted] gh api /user'],
+      ['AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI aws s3 ls', 'AWS_SECRET_ACCESS_KEY=[redacted] aws s3 ls'],
+    ];
+    for (const [text, want] of cases) expect(redactSecrets(text)).toBe(want);
+    // Ports, paths and ordinary flags stay as written.
+    for (const text of ['ssh -p 2222 ops@h', 'scp -P 2222 a b', 'mkdir -p /var/lib/app', 'docker run -p 8080:80 web', 'mysql -h db1 -u root -p app', 'curl -u deploy https://x']) expect(redactSecrets(text)).toBe(text);
+  });
+});
+
 describe('redaction of a value right after the word password', async () => {
   const { redactSecrets } = await import('../src/core/auth/redact.js');
   it('masks tokens with digits, symbols or capitals, keeps prose', () => {

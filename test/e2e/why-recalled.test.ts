@@ -1,10 +1,12 @@
 /**
  * Why was this recalled? (issue 21, item 4) in Chromium: a recall's line in the feed, clicked, opens a
  * panel with the query and, for every fact the recall returned, its full-text rank, vector rank,
- * similarity and fused score (the `why` the service recorded); the panel closes again.
+ * similarity and fused score (the `why` the service recorded); the panel closes again. A credential
+ * hint's panel shows the part of the turn that showed the failure, with its secrets redacted.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthRecallHook } from '../../src/recall/hook.js';
 import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
 import { ensureAppBuilt, launchBrowser, openGraph, poll, type GraphPage } from '../support/e2e.js';
 
@@ -48,5 +50,26 @@ describe('why was this recalled', { timeout: 60_000 }, () => {
     await g.shot('why-recalled');
     await g.testId('why-close').click();
     await poll(() => panel.count()).toBe(0);
+  });
+
+  it("a credential hint's panel shows the turn excerpt that triggered it, secrets redacted", async () => {
+    const secret = 'Sup3r-Secret-Pw-71c9';
+    d.svc.memoryStore({ text: 'SSH to 10.0.4.7 uses the ops key from the vault', category: 'technical' });
+    const hook = new AuthRecallHook(d.svc, d.home.config, { detectTimeoutMs: 5000 });
+    try {
+      const turn = { prompt: 'deploy', messages: [{ role: 'tool', content: `$ sshpass -p ${secret} ssh ops@10.0.4.7\nops@10.0.4.7: Permission denied (publickey,password).` }], sessionId: 's1', agentId: 'coder', role: 'specialist' as const };
+      expect((await hook.evaluate(turn)).detected).toBe(true);
+    } finally {
+      await hook.close();
+    }
+    const line = g.page.locator('[data-testid=feed-line][data-kind=RECALL]', { hasText: '10.0.4.7' }).first();
+    await poll(() => line.count()).toBe(1);
+    await line.click();
+    const excerpt = g.testId('why-excerpt');
+    await poll(() => excerpt.isVisible()).toBe(true);
+    const text = (await excerpt.textContent()) ?? '';
+    expect(text).toContain('Permission denied (publickey,password)');
+    expect(text).not.toContain(secret);
+    await g.shot('why-recalled-credential-hint');
   });
 });

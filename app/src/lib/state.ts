@@ -17,6 +17,8 @@ export interface WhyRecalled {
   kind: string;
   query: string;
   target: string | null;
+  /** A credential hint's turn excerpt: the failing lines and the command, secrets redacted. */
+  excerpt: string | null;
   createdAt: number;
   rows: { factId: string; label: string; score: number; ftsRank: number | null; bm25: number | null; vectorRank: number | null; similarity: number | null; fused: number | null }[];
 }

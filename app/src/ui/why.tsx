@@ -1,7 +1,8 @@
 /**
  * Why was this recalled? (issue 21): a recall's line in the feed, clicked, opens this: the query (and for a
- * credential hint the target it detected), then every fact it returned, highlighted in the graph, with its
- * rank and score in each leg of hybrid search (full text, vectors) and the fused score.
+ * credential hint the target it detected and the part of the turn that showed the failure, redacted), then
+ * every fact it returned, highlighted in the graph, with its rank and score in each leg of hybrid search
+ * (full text, vectors) and the fused score.
  */
 import { component$ } from '@builder.io/qwik';
 import type { Props } from './props';
@@ -24,6 +25,12 @@ export const Why = component$(({ ui, ctrl }: Props) => {
       <p>
         {what}: <q data-testid="why-query">{w.query}</q> <time>{new Date(w.createdAt).toLocaleString()}</time>
       </p>
+      {w.excerpt && (
+        <figure class="excerpt">
+          <figcaption>The turn showed the failure (secrets redacted):</figcaption>
+          <pre data-testid="why-excerpt">{w.excerpt}</pre>
+        </figure>
+      )}
       {w.rows.length === 0 ? (
         <p class="empty">It returned no fact you can see.</p>
       ) : (

@@ -24,6 +24,14 @@ const RULES: readonly Rule[] = [
   { re: /\b(?:sk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16,255}/g, replace: REDACTED },
   { re: /\beyJ[A-Za-z0-9_-]{4,4096}\.[A-Za-z0-9_-]{4,4096}\.[A-Za-z0-9_-]{0,4096}/g, replace: REDACTED },
   { re: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,4096}/gi, replace: `$1 ${REDACTED}` },
+  // Command lines (a turn excerpt holds the command that failed): options that take a secret, as
+  // --password x / --token=x; sshpass -p x; mysql -px (attached); curl -u user:pass; and environment
+  // assignments such as PGPASSWORD=x or GITHUB_TOKEN=x before a command.
+  { re: /(--(?:password|passwd|pass|token|auth-token|access-token|api-key|apikey|secret|client-secret)(?:=|\s+))(?:(["'])[^"'\n]{1,4096}\2|[^\s"']{1,4096})/gi, replace: `$1${REDACTED}` },
+  { re: /(\bsshpass\s+-p\s*)(?:(["'])[^"'\n]{1,4096}\2|[^\s"']{1,4096})/g, replace: `$1${REDACTED}` },
+  { re: /(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,512}?\s-p)(?!\s)(?:(["'])[^"'\n]{1,4096}\2|[^\s"']{1,4096})/g, replace: `$1${REDACTED}` },
+  { re: /((?:\s|^)(?:-u|--user)\s+[^\s:'"]{1,256}:)[^\s'"]{1,4096}/g, replace: `$1${REDACTED}` },
+  { re: /(\b[A-Z][A-Z0-9_]{0,64}(?:PASSWORD|PASSWD|PASS|PWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY)=)(?:(["'])[^"'\n]{1,4096}\2|[^\s"']{1,4096})/g, replace: `$1${REDACTED}` },
   // name: value / name=value / password is value (also db_pass=, ssh_key:). A quoted value is taken whole ("pass = 'two words'"),
   // an unquoted one up to the next space, quote or separator.
   {
