@@ -118,6 +118,15 @@ describe('project2d', () => {
     expect(Math.sign(xs[0] as number)).toBe(Math.sign(xs[1] as number));
     expect(Math.sign(xs[0] as number)).not.toBe(Math.sign(xs[3] as number));
     expect(Array.from(project2d(rows, 1, dim))).toEqual([0, 0]);
+    // Past the sample size the components come from a sample; every row is still placed by its group.
+    const n = 4001;
+    const many = new Float32Array(n * dim);
+    for (let r = 0; r < n; r++) {
+      many[r * dim + (r % 2)] = 1;
+      many[r * dim + 2 + (r % 6)] = 0.05 * ((r % 7) - 3);
+    }
+    const placed = project2d(many, n, dim);
+    for (let r = 0; r < n; r++) expect(Math.sign(placed[r * 2] as number)).toBe(Math.sign(placed[(r % 2) * 2] as number));
     expect(Array.from(project2d(new Float32Array(0), 0, dim))).toEqual([]);
   });
 });
