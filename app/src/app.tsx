@@ -16,12 +16,18 @@ import { Sidebar } from './ui/sidebar';
 import { Timeline } from './ui/timeline';
 import { TokenDialog } from './ui/token-dialog';
 import { Why } from './ui/why';
-import styles from './app.css?inline';
+import base from './styles/base.css?inline';
+import feed from './styles/feed.css?inline';
+import layout from './styles/layout.css?inline';
+import overlays from './styles/overlays.css?inline';
+import panels from './styles/panels.css?inline';
+import tokens from './styles/tokens.css?inline';
 
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 export const App = component$(() => {
-  useStyles$(styles);
+  // Tokens first: every other sheet uses them.
+  useStyles$(tokens + base + layout + overlays + panels + feed);
   const ui = useStore(initialUi(), { deep: true });
   const canvas = useSignal<HTMLCanvasElement>();
   const ctrl = useSignal<NoSerialize<Controller>>();

@@ -1,6 +1,6 @@
 /**
  * How facts and links look: colour by category, size and ring by strength, width by link strength, a dash
- * by link type. The colours are design tokens: CSS custom properties in app.css (a light and a dark set,
+ * by link type. The colours are design tokens: CSS custom properties in styles/tokens.css (a light and a dark set,
  * following prefers-color-scheme); the canvas reads them through `readPalette`, so the legend, the
  * sidebar and the canvas draw with the same values.
  */
@@ -32,7 +32,7 @@ export interface Palette {
   readonly categories: Readonly<Record<Category, string>>;
 }
 
-/** The light theme's values, used when the tokens cannot be read (and mirrored in app.css). */
+/** The light theme's values, used when the tokens cannot be read (and mirrored in styles/tokens.css). */
 export const LIGHT_PALETTE: Palette = {
   background: '#fbfbfc',
   edge: 'rgba(100,112,135,0.42)',

@@ -1,6 +1,6 @@
 /**
  * The canvas follows the page's theme: the palette is read from the CSS tokens once, and again whenever
- * the system colour scheme flips (app.css switches the tokens with prefers-color-scheme), not per frame.
+ * the system colour scheme flips (styles/tokens.css switches the tokens with prefers-color-scheme), not per frame.
  */
 import { readPalette, type Palette } from './style';
 
