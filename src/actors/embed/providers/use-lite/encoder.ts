@@ -14,7 +14,7 @@
 import { align16, WasmArena } from '../../../../wasm/arena.js';
 import { compileCore } from '../../../../wasm/loader.js';
 import type { UseLiteTokenizer } from './tokenizer.js';
-import type { LayerWeights, Tensor, UseLiteWeights } from './weights.js';
+import type { LayerParts, LayerWeights, Tensor, UseLiteWeights } from './weights.js';
 
 export const USE_LITE_DIM = 512;
 /** The graph keeps the first 128 tokens of a text. */
@@ -26,19 +26,9 @@ const HEADS = 4;
 const GEMM_ACCUMULATE = 1;
 const GEMM_RELU = 2;
 
-interface PackedLayer {
+/** A layer in WASM memory: byte offsets of its packed matrices and its vectors. */
+interface PackedLayer extends LayerParts<number, number> {
   readonly width: number;
-  readonly attnNorm: readonly [number, number];
-  readonly qkv: number;
-  readonly qkvBias: number;
-  readonly out: number;
-  readonly outBias: number;
-  readonly ffnNorm: readonly [number, number];
-  readonly ffn1: number;
-  readonly ffn1Bias: number;
-  readonly ffn2: number;
-  readonly ffn2Bias: number;
-  readonly scale: number;
 }
 
 /** Byte offsets of the activations, sized for CHUNK_TOKENS tokens. */

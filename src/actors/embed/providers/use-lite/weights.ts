@@ -24,21 +24,24 @@ interface ModelJson {
 const ENC = 'module_apply_default/Encoder_en/KonaTransformer/Encode/';
 const STACK = `${ENC}TransformerStack/`;
 
-/** The tensors of one transformer layer. */
-export interface LayerWeights {
-  readonly attnNorm: readonly [Float32Array, Float32Array];
-  readonly qkv: Tensor;
-  readonly qkvBias: Float32Array;
-  readonly out: Tensor;
-  readonly outBias: Float32Array;
-  readonly ffnNorm: readonly [Float32Array, Float32Array];
-  readonly ffn1: Tensor;
-  readonly ffn1Bias: Float32Array;
-  readonly ffn2: Tensor;
-  readonly ffn2Bias: Float32Array;
+/** The parts of one transformer layer: matrices `M`, vectors `V` (tensors here, WASM offsets in the encoder). */
+export interface LayerParts<M, V> {
+  readonly attnNorm: readonly [V, V];
+  readonly qkv: M;
+  readonly qkvBias: V;
+  readonly out: M;
+  readonly outBias: V;
+  readonly ffnNorm: readonly [V, V];
+  readonly ffn1: M;
+  readonly ffn1Bias: V;
+  readonly ffn2: M;
+  readonly ffn2Bias: V;
   /** Query scale (depth^-0.5). */
   readonly scale: number;
 }
+
+/** The tensors of one transformer layer. */
+export type LayerWeights = LayerParts<Tensor, Float32Array>;
 
 export interface UseLiteWeights {
   /** 8002 x 256 token embeddings. */
