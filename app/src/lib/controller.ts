@@ -152,9 +152,10 @@ export class Controller {
 
   private onEvent(e: MemoryEvent): void {
     const v = this.view;
+    // The first fact of an empty memory starts its history.
+    if (e.kind === 'FACT_STORED' && this.ui.historyFrom === null) this.ui.historyFrom = e.at;
     // A past view stays as it was; the feed and the counts carry on.
     if (this.ui.asOf === null) this.applyToView(e);
-    else if (e.kind === 'FACT_STORED' && this.ui.historyFrom === null) this.ui.historyFrom = e.at;
     this.ui.feed = [...this.ui.feed, feedLine(e, (id) => v.nodes.get(id)?.label)].slice(-FEED_MAX);
     if (e.kind.startsWith('FACT_')) this.ui.totalFacts = Math.max(0, this.ui.totalFacts + (e.kind === 'FACT_STORED' ? 1 : e.kind === 'FACT_DELETED' || e.kind === 'FACT_ENDED' ? -1 : 0));
     if (e.kind.startsWith('CONFLICT_') || e.kind === 'FACT_ENDED') void this.loadGaps();
@@ -166,7 +167,6 @@ export class Controller {
   /** A live event, drawn into the (present) graph. */
   private applyToView(e: MemoryEvent): void {
     const v = this.view;
-    if (e.kind === 'FACT_STORED' && this.ui.historyFrom === null) this.ui.historyFrom = e.at;
     switch (e.kind) {
       case 'FACT_STORED':
         if (e.fact && this.passes(e.fact)) v.upsertNode(e.fact);
