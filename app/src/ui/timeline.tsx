@@ -5,7 +5,9 @@
 import { component$ } from '@builder.io/qwik';
 import type { Props } from './props';
 
-const fmt = (t: number): string => new Date(t).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+/** A time on the slider: to the minute, or to the second when the whole history is under an hour. */
+const fmt = (t: number, span: number): string =>
+  new Date(t).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(span < 3_600_000 ? { second: '2-digit' } : {}) });
 
 export const Timeline = component$(({ ui, ctrl }: Props) => {
   const end = Date.now();
@@ -27,7 +29,7 @@ export const Timeline = component$(({ ui, ctrl }: Props) => {
         type="range"
         data-testid="timeline-slider"
         aria-label="Show the memory as of"
-        aria-valuetext={live ? 'now' : fmt(ui.asOf ?? end)}
+        aria-valuetext={live ? 'now' : fmt(ui.asOf ?? end, end - start)}
         min={start}
         max={end}
         step={Math.max(1, Math.round((end - start) / 500))}
@@ -39,7 +41,7 @@ export const Timeline = component$(({ ui, ctrl }: Props) => {
         }}
       />
       <span class="when" data-testid="timeline-label" aria-live="polite">
-        {live ? 'Now (live)' : `As of ${fmt(ui.asOf ?? end)}: ${ui.pastFacts} ${ui.pastFacts === 1 ? 'fact' : 'facts'}`}
+        {live ? 'Now (live)' : `As of ${fmt(ui.asOf ?? end, end - start)}: ${ui.pastFacts} ${ui.pastFacts === 1 ? 'fact' : 'facts'}`}
       </span>
       <button data-testid="timeline-now" disabled={live} title="Back to the live graph" onClick$={() => void ctrl.value?.time.travel(null)}>
         Now
