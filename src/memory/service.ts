@@ -9,6 +9,7 @@ import type { ResolvedConfig } from '../config/resolve.js';
 import type { MemoryEvent } from '../core/events.js';
 import type { FactId, RecallEventId } from '../core/ids.js';
 import { OPERATOR, type Caller, type Category, type ConflictStatus, type Fact, type FactSource, type Scope } from '../core/types.js';
+import { recordCleanClose } from '../store/clean-close.js';
 import { openDatabase } from '../store/db.js';
 import type { FactFilter } from '../store/facts.js';
 import { loadVaultKey, type VaultKey } from '../store/vault-key.js';
@@ -52,6 +53,8 @@ export class MemoryService {
   readonly config: ResolvedConfig;
   private readonly ctx: Ctx;
   private closed = false;
+  /** The database file, recorded as cleanly closed when this was its last connection (src/store/clean-close.ts). */
+  private readonly dbPath: string;
   private semantic: Semantic | null = null;
   private pluginRuntime: ServicePlugins | null = null;
 
@@ -60,6 +63,7 @@ export class MemoryService {
     let key: VaultKey | null = null;
     const vaultKey = (): VaultKey => (key ??= loadVaultKey(options.config.vaultKeyFile, options.env ?? process.env));
     this.ctx = createCtx(db, { now: options.now, vaultKey, pollMs: options.pollMs, onError: options.onError });
+    this.dbPath = options.config.dbPath;
   }
 
   /** Open (creating and migrating as needed) the database named by the config. */
@@ -374,6 +378,7 @@ export class MemoryService {
       this.ctx.deferred.close();
       this.ctx.bus.close();
       this.ctx.db.close();
+      if (this.dbPath !== ':memory:') recordCleanClose(this.dbPath);
     };
     // Without workers the connection closes synchronously, before close() returns.
     if (!semantic && !plugins) return Promise.resolve(teardown());

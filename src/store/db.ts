@@ -11,6 +11,10 @@ import { preparePrivateDatabase } from './private-files.js';
 import { MemoryError, corruptionMessage, isCorruption } from '../core/errors.js';
 import { MIGRATIONS, migrate, type Migration } from './migrations.js';
 import { sqliteDriver } from './native.js';
+import { forgetCleanClose, unchangedSinceCleanClose } from './clean-close.js';
+
+/** quick_checks run and skipped on open in this process (src/store/clean-close.ts), for tests and logs. */
+export const openChecks = { run: 0, skipped: 0 };
 
 export interface OpenOptions {
   readonly durability?: 'normal' | 'full';
@@ -21,7 +25,8 @@ export interface OpenOptions {
   /**
    * Run PRAGMA quick_check before anything else touches the file (default: on for read-write opens): a
    * damaged page is found on open, as MEM_ERR_DB_CORRUPT, instead of by whichever read lands on it.
-   * Worker connections to a database the main thread already checked (read-only or not) skip it.
+   * Worker connections to a database the main thread already checked (read-only or not) skip it, and so
+   * does an open of a file exactly as a checked process's clean, last close left it (clean-close.ts).
    */
   readonly quickCheck?: boolean;
 }
@@ -37,7 +42,15 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   try {
     db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
-    if ((options.quickCheck ?? !options.readonly) && path !== ':memory:') quickCheck(db, path);
+    const file = path !== ':memory:';
+    if ((options.quickCheck ?? !options.readonly) && file) {
+      if (unchangedSinceCleanClose(path)) openChecks.skipped++;
+      else {
+        quickCheck(db, path);
+        openChecks.run++;
+      }
+    }
+    if (!options.readonly && file) forgetCleanClose(path);
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
