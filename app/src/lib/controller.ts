@@ -37,11 +37,6 @@ export class Controller {
     this.layouts = new LayoutSwitch(ui, view, () => this.graphFilter(), (err) => this.note(err));
   }
 
-  /** Show the memory as of `t` (null: now, live); see time-travel.ts. */
-  travel(t: number | null): Promise<void> {
-    return this.time.travel(t);
-  }
-
   async start(): Promise<void> {
     try {
       const cfg = (await (await fetch(D.APP_CONFIG_PATH)).json()) as { tokenRequired?: boolean };

@@ -26,7 +26,7 @@ export const EmptyState = component$(({ ui, ctrl, ready }: EmptyStateProps) => {
           <h2>Nothing was stored yet at this time</h2>
           <p>Move the slider later, or go back to the live graph.</p>
           <div class="actions">
-            <button class="primary" onClick$={() => void ctrl.value?.travel(null)}>
+            <button class="primary" onClick$={() => void ctrl.value?.time.travel(null)}>
               Back to now
             </button>
           </div>
