@@ -69,7 +69,7 @@ export function loadSets(dir = SETS_DIR): LabeledSet[] {
 const AGENT_CATEGORY: Readonly<Record<string, Category>> = { preference: 'preference', decision: 'decision', person: 'entity', project: 'fact', event: 'fact', other: 'other' };
 
 /** How a memory is stored: as an agent would keep it (a chat turn with its speaker; notes with entity and tags). */
-function storeInput(set: LabeledSet, m: Memory) {
+export function storeInput(set: LabeledSet, m: Memory) {
   if (set.kind === 'chat') return { text: `${m.speaker ?? 'someone'}: ${m.text}` };
   return {
     text: m.text,
@@ -119,8 +119,8 @@ export async function loadSet(set: LabeledSet, userConfig: Record<string, unknow
 }
 
 /** Run every query of `set` (of `splits`) through the three retrievers. */
-export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev', 'test'], limit = 20, withLegs = false): Promise<QueryOutcome[]> {
-  const { hybrid, plain, byFact, close } = await loadSet(set);
+export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev', 'test'], limit = 20, withLegs = false, userConfig: Record<string, unknown> = {}): Promise<QueryOutcome[]> {
+  const { hybrid, plain, byFact, close } = await loadSet(set, userConfig);
   try {
     const out: QueryOutcome[] = [];
     const ids = (facts: readonly { id: string }[]) => facts.map((f) => byFact.get(f.id) ?? f.id);

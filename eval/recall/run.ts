@@ -1,18 +1,20 @@
 /**
- * `npm run eval:recall [-- --split dev|test|all] [--set NAME]`: the retrieval-quality harness over the
+ * `npm run eval:recall [-- --split dev|test|all] [--set NAME] [--config JSON]`: the retrieval-quality harness over the
  * labeled sets; prints R@5/10/20, MRR and latency per kind of memory and per query type for full text, the
- * vector leg and hybrid, in one run. Tune on dev; report test.
+ * vector leg and hybrid, in one run. Tune on dev; report test. `--config '{"search":{"vectorWeight":0.4}}'`
+ * runs the sets with that configuration.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatTable, loadSets, runSet, table, type QueryOutcome, type Split } from './harness.js';
 
-const { values } = parseArgs({ options: { split: { type: 'string', default: 'dev' }, set: { type: 'string' }, misses: { type: 'boolean', default: false }, dump: { type: 'string' } } });
+const { values } = parseArgs({ options: { split: { type: 'string', default: 'dev' }, set: { type: 'string' }, misses: { type: 'boolean', default: false }, dump: { type: 'string' }, config: { type: 'string', default: '{}' } } });
+const userConfig = JSON.parse(values.config) as Record<string, unknown>;
 const splits: Split[] = values.split === 'all' ? ['dev', 'test'] : [values.split as Split];
 const outcomes: QueryOutcome[] = [];
 for (const set of loadSets().filter((s) => !values.set || s.name === values.set)) {
   const t = Date.now();
-  outcomes.push(...(await runSet(set, splits, 20, values.dump !== undefined)));
+  outcomes.push(...(await runSet(set, splits, 20, values.dump !== undefined, userConfig)));
   process.stderr.write(`${set.name}: ${set.memories.length} memories, ${set.queries.filter((q) => splits.includes(q.split)).length} queries, ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
 }
 if (values.dump) writeFileSync(values.dump, JSON.stringify(outcomes));

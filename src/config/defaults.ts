@@ -2,7 +2,7 @@
  * Every default in one place, copied from the spec's configuration tables (autoRecall, dashboard) and
  * from our own choices (store, vault, maintenance), each documented in docs/configuration.md.
  */
-import { DEFAULT_VECTOR_WEIGHT } from '../core/fusion.js';
+import { DEFAULT_TURN_VECTOR_WEIGHT, DEFAULT_VECTOR_WEIGHT } from '../core/fusion.js';
 
 export const PLUGIN_ID = 'hybrid-mem';
 
@@ -103,6 +103,8 @@ export const DEFAULTS = {
     vectorDeadlineMs: 150,
     /** Weight of the vector leg in hybrid fusion (0: full-text order only; the full-text leg has 1 - this). */
     vectorWeight: DEFAULT_VECTOR_WEIGHT,
+    /** Weight of the vector leg for a dialogue turn ("Name: text"), embedded with the turn it answers. */
+    turnVectorWeight: DEFAULT_TURN_VECTOR_WEIGHT,
   },
   maintenance: {
     /** How often `hybrid-mem serve` runs decay, expiry and trimming. */

@@ -99,6 +99,7 @@ export const configSchema = z
       .strictObject({
         vectorDeadlineMs: z.int().min(1).max(60_000).default(D.search.vectorDeadlineMs),
         vectorWeight: z.number().min(0).max(1).default(D.search.vectorWeight),
+        turnVectorWeight: z.number().min(0).max(1).default(D.search.turnVectorWeight),
       })
       .prefault({}),
     maintenance: z

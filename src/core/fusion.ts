@@ -41,6 +41,12 @@ export const NORM_DEPTH = 50;
 /** The weight of the vector leg in score fusion (the full-text leg has 1 - this), tuned on the dev split of eval/recall. */
 export const DEFAULT_VECTOR_WEIGHT = 0.35;
 
+/**
+ * The vector leg's weight for a dialogue turn (src/core/embed-text.ts): its vector carries the turn it
+ * answers, so meaning is a better witness there than on a note; tuned on the chat sets' dev split.
+ */
+export const DEFAULT_TURN_VECTOR_WEIGHT = 0.45;
+
 export interface LegHit<T> {
   readonly item: T;
   /** The leg's own score: bm25 relevance (higher is better) or cosine similarity. */
@@ -67,17 +73,18 @@ export function fuseScores<T>(
   fts: readonly LegHit<T>[],
   vec: readonly LegHit<T>[],
   key: (item: T) => string,
-  vectorWeight = DEFAULT_VECTOR_WEIGHT,
+  /** The vector leg's weight: one for every item, or each item's own. */
+  vectorWeight: number | ((item: T) => number) = DEFAULT_VECTOR_WEIGHT,
   /** The similarities the vector leg's scores are normalized over, when `vec` holds only some of its hits. */
   vecScores: readonly number[] = vec.map((h) => h.score),
 ): ScoreFused<T>[] {
-  const w = vec.length === 0 ? 0 : fts.length === 0 ? 1 : vectorWeight;
+  const w = (item: T): number => (vec.length === 0 ? 0 : fts.length === 0 ? 1 : typeof vectorWeight === 'number' ? vectorWeight : vectorWeight(item));
   const byKey = new Map<string, { item: T; fused: number; ranks: [number | null, number | null]; order: number }>();
   const bestF = fts.reduce((m, h) => Math.max(m, h.score), 0);
   fts.forEach((h, i) => {
     const k = key(h.item);
     if (byKey.has(k)) return;
-    byKey.set(k, { item: h.item, fused: (1 - w) * (bestF > 0 ? h.score / bestF : 1 / (i + 1)), ranks: [i + 1, null], order: i });
+    byKey.set(k, { item: h.item, fused: (1 - w(h.item)) * (bestF > 0 ? h.score / bestF : 1 / (i + 1)), ranks: [i + 1, null], order: i });
   });
   const top = vecScores.reduce((m, s) => Math.max(m, s), -Infinity);
   const low = vecScores.slice(0, NORM_DEPTH).reduce((m, s) => Math.min(m, s), Infinity);
@@ -86,7 +93,7 @@ export function fuseScores<T>(
     const norm = top > low ? Math.max(0, (h.score - low) / (top - low)) : 1;
     const e = byKey.get(k) ?? { item: h.item, fused: 0, ranks: [null, null] as [number | null, number | null], order: fts.length + i };
     if (e.ranks[1] !== null) return;
-    e.fused += w * norm;
+    e.fused += w(h.item) * norm;
     e.ranks[1] = i + 1;
     byKey.set(k, e);
   });

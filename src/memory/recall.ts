@@ -12,7 +12,8 @@
  * and fed back into the store (recall counts, co-recall link strengthening, the session's episode).
  */
 import { MemoryError } from '../core/errors.js';
-import { DEFAULT_VECTOR_WEIGHT, NORM_DEPTH, fuseScores } from '../core/fusion.js';
+import { DEFAULT_TURN_VECTOR_WEIGHT, DEFAULT_VECTOR_WEIGHT, NORM_DEPTH, fuseScores } from '../core/fusion.js';
+import { isDialogueTurn } from '../core/embed-text.js';
 import { newRecallEventId, type RecallEventId } from '../core/ids.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
@@ -48,6 +49,8 @@ export interface RecallOptions {
   readonly vectorDeadlineMs: number;
   /** Weight of the vector leg in fusion (config search.vectorWeight); the full-text leg has 1 - this. */
   readonly vectorWeight?: number;
+  /** Its weight for a dialogue turn (config search.turnVectorWeight). */
+  readonly turnVectorWeight?: number;
   /** false: a look-up (dashboard search) that is not a recall: nothing is logged or strengthened. Default true. */
   readonly record?: boolean;
   /** Plugins' afterSearch: may filter or reorder the results before they are logged and returned. */
@@ -81,7 +84,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
     fts.map((h) => ({ item: h.fact, score: h.relevance })),
     vecLeg,
     (f) => f.id,
-    options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT,
+    (f) => (isDialogueTurn(f.text) ? (options.turnVectorWeight ?? DEFAULT_TURN_VECTOR_WEIGHT) : (options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT)),
     hits.map((h) => h.similarity),
   );
   const bm25 = new Map(fts.map((h) => [h.fact.id, h.relevance]));

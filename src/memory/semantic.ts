@@ -13,7 +13,7 @@
  */
 import type { EmbedderInfo } from '../actors/embed/contract.js';
 import type { VectorFilter, VectorHit, VectorInitResult, VectorPair } from '../actors/vector/contract.js';
-import { embedText } from '../core/embed-text.js';
+import { blendVectors, continuesTurn, embedText, isDialogueTurn } from '../core/embed-text.js';
 import { MemoryError } from '../core/errors.js';
 import type { MemoryEvent } from '../core/events.js';
 import { searchQuery } from '../core/auth/hint.js';
@@ -249,6 +249,10 @@ export class Semantic {
       if (seq !== undefined) {
         this.queue.delete(seq);
         this.index.remove([seq]).catch((err: unknown) => this.fail('remove', err));
+        if (e.kind === 'fact.deleted') {
+          this.reembedTurnAfter(seq);
+          this.pump();
+        }
       }
     }
   }
@@ -308,7 +312,31 @@ export class Semantic {
   private async computeBatch(seqs: readonly number[]): Promise<{ seqs: readonly number[]; facts: Fact[]; vecs: Float32Array[] }> {
     const facts = this.ctx.facts.bySeqs(this.vectors.current(seqs));
     if (facts.length === 0) return { seqs, facts, vecs: [] };
-    return { seqs, facts, vecs: await this.embed.embedMany(facts.map(embedText), { background: true }) };
+    // A dialogue turn is embedded with the turn before it (src/core/embed-text.ts); each text once.
+    const before = facts.map((f) => (isDialogueTurn(f.text) ? this.turnBefore(f) : null));
+    const texts = [...new Set([...facts, ...before.flatMap((b) => (b ? [b] : []))].map(embedText))];
+    const embedded = await this.embed.embedMany(texts, { background: true });
+    const byText = new Map(texts.map((t, i) => [t, embedded[i]]));
+    const vectorOf = (f: Fact): Float32Array | undefined => byText.get(embedText(f));
+    const vecs = facts.map((f, i) => {
+      const own = vectorOf(f) as Float32Array;
+      const context = before[i] ? vectorOf(before[i] as Fact) : undefined;
+      return context ? blendVectors(own, context) : own;
+    });
+    return { seqs, facts, vecs };
+  }
+
+  /** The turn a dialogue turn answers: the fact stored just before it in its scope, when that is a turn of the same exchange. */
+  private turnBefore(f: Fact & { readonly seq: number }): Fact | null {
+    const before = this.ctx.facts.storedBeside(f, -1);
+    return before && continuesTurn(f, before) ? before : null;
+  }
+
+  /** A deleted fact leaves no trace in the turn embedded with it: that turn is embedded again without it. */
+  private reembedTurnAfter(seq: number): void {
+    const [deleted] = this.ctx.facts.bySeqs([seq]);
+    const after = deleted ? this.ctx.facts.storedBeside(deleted, 1) : null;
+    if (deleted && after && after.validUntil === null && continuesTurn(after, deleted)) this.queue.add(after.seq);
   }
 
   private async storeBatch({ seqs, facts, vecs }: { seqs: readonly number[]; facts: Fact[]; vecs: Float32Array[] }): Promise<void> {

@@ -118,7 +118,7 @@ export class MemoryService {
   /** Hybrid recall (full text + vectors when the semantic layer runs; full text only otherwise). */
   memoryRecall(input: RecallInput, caller: Caller = OPERATOR) {
     const c = parseCaller(caller);
-    const options = { semantic: this.semantic, vectorDeadlineMs: this.config.search.vectorDeadlineMs, vectorWeight: this.config.search.vectorWeight };
+    const options = { ...this.config.search, semantic: this.semantic };
     if (this.pluginRuntime) return recallWithHooks(this.ctx, this.pluginRuntime, input, c, options, 'recall');
     return memoryRecall(this.ctx, input, c, options);
   }
@@ -131,7 +131,7 @@ export class MemoryService {
     const c = parseCaller(caller);
     // A deadline of 0: full text alone, with no query embedding started.
     const semantic = options.vectorDeadlineMs === 0 ? null : this.semantic;
-    const o = { semantic, vectorDeadlineMs: options.vectorDeadlineMs ?? this.config.search.vectorDeadlineMs, vectorWeight: this.config.search.vectorWeight, record: false };
+    const o = { ...this.config.search, semantic, vectorDeadlineMs: options.vectorDeadlineMs ?? this.config.search.vectorDeadlineMs, record: false };
     if (this.pluginRuntime && options.plugins !== false) return recallWithHooks(this.ctx, this.pluginRuntime, input, c, o, 'search');
     return memoryRecall(this.ctx, input, c, o);
   }

@@ -226,6 +226,19 @@ export class FactRepo {
     return seqs.flatMap((s) => bySeq.get(s) ?? []);
   }
 
+  /**
+   * The fact stored next to `seq` in the same scope, not deleted: the one just before (`-1`) or just after
+   * (`1`), looked for among the next 256 rows either way (a dialogue turn's neighbour is stored beside it).
+   */
+  storedBeside(f: { readonly seq: number; readonly scope: Fact['scope'] }, direction: -1 | 1): (Fact & { readonly seq: number }) | null {
+    const sql =
+      direction < 0
+        ? 'SELECT * FROM facts WHERE seq < ? AND seq >= ? - 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT 1'
+        : 'SELECT * FROM facts WHERE seq > ? AND seq <= ? + 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq LIMIT 1';
+    const row = prep(this.db, sql).get(f.seq, f.seq, f.scope.kind, f.scope.agentId, f.scope.sessionId) as FactRow | undefined;
+    return row ? { ...toFact(row), seq: row.seq } : null;
+  }
+
   /** Which of these ids the caller may see. */
   visibleIds(ids: readonly string[], v: Visibility): string[] {
     if (ids.length === 0) return [];
