@@ -50,7 +50,7 @@ perConv.forEach((cands, conv) => {
   for (const cand of cands) {
     const v = vectors[k++] as Float32Array;
     const x = new Float64Array(CUE_NAMES.length + dim);
-    x.set(sentenceCues(cand.sentence, cand.ruled));
+    x.set(sentenceCues(cand));
     for (let i = 0; i < dim; i++) x[CUE_NAMES.length + i] = (v[i] as number) * SCALE;
     rows.push({ conv, cand, x, y: Number(c.keep.some((item) => matches(cand.sentence.text, item))) });
   }

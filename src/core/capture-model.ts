@@ -45,7 +45,7 @@ export function modelFacts(model: CaptureModel, candidates: readonly Candidate[]
   const chosen: CapturedFact[] = [];
   candidates.forEach((c, i) => {
     const v = vectors[i];
-    if (!v || keepProbability(model, sentenceCues(c.sentence, c.ruled), v) < (c.ruled ? model.threshold : model.plainThreshold)) return;
+    if (!v || keepProbability(model, sentenceCues(c), v) < (c.ruled ? model.threshold : model.plainThreshold)) return;
     const f = c.ruled ?? plainFact(c.sentence);
     if (f) chosen.push(f);
   });

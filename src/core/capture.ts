@@ -271,10 +271,10 @@ function declarative(body: string): CapturedFact | null {
 }
 
 /** What the sentence classifier (src/core/capture-model.ts) reads besides the sentence's embedding. */
-export const CUE_NAMES = ['listed', 'question', 'not-a-statement', 'imperative', 'specific', 'named-thing', 'first-person', 'words', 'redacted', ...RULE_NAMES.map((r) => `rule:${r}`)] as const;
+export const CUE_NAMES = ['listed', 'question', 'not-a-statement', 'imperative', 'specific', 'named-thing', 'first-person', 'words', 'redacted', 'acknowledged', 'echoed', ...RULE_NAMES.map((r) => `rule:${r}`)] as const;
 
 /** The cues of one sentence, in CUE_NAMES order (0 or 1, words scaled to 0..2); `ruled` is what the rules found in it. */
-export function sentenceCues(sentence: UserSentence, ruled: CapturedFact | null): number[] {
+export function sentenceCues({ sentence, ruled, reply }: Candidate): number[] {
   const body = sentence.text.replace(FILLER, '').trim();
   const words = body.split(/\s+/).length;
   const flags = [
@@ -286,7 +286,25 @@ export function sentenceCues(sentence: UserSentence, ruled: CapturedFact | null)
     NAMED_THING.test(body),
     /^(?:i|i'm|im|i've|i'd|we|we're|we've|my|our|us)\b/i.test(body),
   ].map(Number);
-  return [...flags, Math.min(words / 20, 2), Number(ruled?.redacted ?? false), ...RULE_NAMES.map((r) => Number(ruled?.rule === r))];
+  return [...flags, Math.min(words / 20, 2), Number(ruled?.redacted ?? false), ...replyCues(body, reply), ...RULE_NAMES.map((r) => Number(ruled?.rule === r))];
+}
+
+/** The assistant took note of the turn ("Got it", "Noted", "I'll remember that"). */
+const ACKNOWLEDGED = /^\W*(?:got it|noted|will do|understood|sure thing|(?:ok(?:ay)?|sure|thanks)[,!.]?\s+(?:noted|got it|i'?ll remember)|i'?ll (?:remember|keep|note|make sure|keep in mind)|saved|good to know|thanks for (?:letting me know|the heads[- ]up)|remembered|i'?ve noted)/i;
+/** What makes a sentence's content its own: numbers, codes, Names. */
+const DISTINCT = /\b[\w.-]*\d[\w.-]*\b|(?<=\s)[A-Z][\p{L}'-]+/gu;
+
+/**
+ * How the assistant answered the turn a sentence is in: it acknowledged it, and how much of the
+ * sentence's specific content it wrote back into a long reply (a draft, a list: the sentence was the
+ * task's material, not something to keep).
+ */
+function replyCues(body: string, reply: string): [number, number] {
+  const ack = ACKNOWLEDGED.test(reply);
+  const own = [...new Set(body.match(DISTINCT) ?? [])];
+  if (ack || reply.length < 300 || own.length === 0) return [Number(ack), 0];
+  const lower = reply.toLowerCase();
+  return [0, own.filter((t) => lower.includes(t.toLowerCase())).length / own.length];
 }
 
 /** Share of `of`'s words that `other` holds. */
@@ -301,14 +319,18 @@ export function shareOf(of: ReadonlySet<string>, other: ReadonlySet<string>): nu
 export interface Candidate {
   readonly sentence: UserSentence;
   readonly ruled: CapturedFact | null;
+  /** The assistant's answer to the turn the sentence is in ('' when none followed). */
+  readonly reply: string;
 }
 
 /** Every sentence of a conversation's user turns (never tool or assistant text), with what the rules find in it. */
 export function captureCandidates(turns: readonly CaptureTurn[], maxChars: number): Candidate[] {
-  return turns
-    .filter((t) => /^(?:user|human|prompt)$/i.test(t.role))
-    .flatMap((t) => userSentences(t.content, maxChars))
-    .map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed) }));
+  return turns.flatMap((t, i) => {
+    if (!/^(?:user|human|prompt)$/i.test(t.role)) return [];
+    const next = turns.slice(i + 1).find((x) => !/^tool$/i.test(x.role));
+    const reply = next && /^(?:assistant|ai|agent|model)$/i.test(next.role) ? next.content : '';
+    return userSentences(t.content, maxChars).map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed), reply }));
+  });
 }
 
 /** The chosen facts in order, without repeats; a correction later in the conversation replaces what it corrects ("tuesdays ... wait, thursdays"). */
