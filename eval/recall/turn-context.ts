@@ -2,7 +2,7 @@
  * `npm run eval:turn-context [-- --split dev|test]`: how much of the previous (and next) turn to blend into
  * a dialogue turn's vector (src/core/embed-text.ts). Scores the vector leg alone, exact cosine over every
  * memory of each labeled set, for a grid of blend weights: R@5 and MRR per kind of set. Memories that do not
- * read as dialogue turns are embedded as they are, as the service does. Tune on dev only.
+ * read as dialogue turns (by their own text) are embedded as they are, as the service does. Tune on dev only.
  */
 import { parseArgs } from 'node:util';
 import { loadUseLite } from '../../src/actors/embed/providers/use-lite.js';
@@ -27,9 +27,12 @@ const GRID: [number, number][] = [0, 0.2, 0.3, 0.4, 0.5].flatMap((before): [numb
 const rows = new Map<string, { r5: number; mrr: number; n: number }>();
 
 for (const set of loadSets()) {
-  const texts = set.memories.map((m) => embedText({ entity: null, ...storeInput(set, m) }));
+  const stored = set.memories.map((m) => ({ entity: null, ...storeInput(set, m) }));
+  const texts = stored.map(embedText);
+  // As the service decides: by the fact's own text, not its entity prefix.
+  const turn = stored.map((f) => isDialogueTurn(f.text));
   const base = await embedAll(texts);
-  const sameSession = (i: number, j: number): boolean => j >= 0 && j < texts.length && set.memories[i]?.session === set.memories[j]?.session && isDialogueTurn(texts[i] as string) && isDialogueTurn(texts[j] as string);
+  const sameSession = (i: number, j: number): boolean => j >= 0 && j < texts.length && set.memories[i]?.session === set.memories[j]?.session && turn[i] === true && turn[j] === true;
   const queries = set.queries.filter((q) => q.split === values.split);
   const qv = await embedAll(queries.map((q) => q.query));
   for (const [before, after] of GRID) {
