@@ -72,8 +72,8 @@ const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|loc
 const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s|(?:he|she|they|[A-Z][a-z]+|my \w+) (?:says|said|thinks|claims|reckons|believes|told me)|keeps? (?:dying|failing|crashing|breaking|getting|flapping))\b|[\u{1F643}\u{1F644}\u{1F612}\u{1F60F}]/iu;
 /** The user asks for it not to be kept ("don't write that anywhere", "off the record"). */
 const DO_NOT_KEEP = /\b(?:don'?t|do not|never|no need to) (?:write|keep|store|save|note|record|remember|log) (?:that|this|it|them)\b|\b(?:off the record|between us|don'?t (?:save|store) that)\b/i;
-/** Words that open a sentence without meaning ("ok so", "also", "btw"). */
-const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
+/** Words that open a sentence without meaning ("ok so", "also", "btw", "no, ..."; never the "no" of "no emojis"). */
+const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no(?=\s*[,.!:-])|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
 const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i;
 /** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
@@ -230,12 +230,33 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
       redacted,
     };
   }
+  if (standingInstruction(body)) {
+    const { text, redacted } = factText(body);
+    return { rule: 'preference', text, category: 'preference', entity: null, tags: ['auto-capture', 'preference'], importance: 0.6, decayClass: 'stable', confidence: 0.75, corrects: false, redacted };
+  }
   const named = NAMED.exec(body);
   if (named && named[1] && named[2] && (NAMED_THING.test(named[1]) || NAMED_THING.test(named[2])) && !/^(?:it|this|that|there|here|he|she|they|which|what)$/i.test(named[1].trim())) {
     return namedFact(body, { entity: slug(named[1]), importance: 0.5, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' });
   }
   return declarative(body);
 }
+
+/** What a standing instruction is about: the form of what the assistant writes or does. */
+const FORM = /\b(?:emojis?|exclamation (?:points?|marks?)|spelling|(?:oxford )?commas?|semicolons?|tabs|spaces|bullets?|bullet points|tables?|paragraphs?|one[- ]liners?|one line|words?|reading level|sign(?:ed)?[- ]?off|sign (?:it|them|off) (?:as|with)|tone|formal|casual|metric|imperial|units|utc|time ?zone|[a-z]+ time|format(?:ted)?|lowercase|uppercase|british|american|english|spanish|french|german|romaji|kana|kanji|furigana|honorifics|font|one (?:page|screen)|short|shorter|concise|brief|answers?|replies|comments?|commit messages?|typescript|javascript|bash|python|code|scripts?|decimals?|dates?|timestamps)\b/i;
+/** It holds beyond this task: always, never, every, anything you write for me. */
+const GENERAL = /\b(?:always|never|ever|every|each|all (?:our|my|the)|anything|any (?:time|of)|whenever|for (?:all|every|any)|in (?:all|every|any)|by default|in general|as a rule|(?:you|u) (?:write|give|draft|send|make|do)\b[^.]{0,20}\bfor me|for me\b|for my\b)/i;
+/** Shaped as a directive: keep / use / no / don't / put / sign / only ..., "X not Y", "... pls", "max N". */
+const DIRECTIVE = /^(?:(?:and|also|oh and|but)\s+)?(?:keep|use|no|don'?t|dont|do not|put|sign|give|write|answer|reply|stick|avoid|skip|only|just|lead with|start with|open with|end with|stay|stays)\b|\b(?:pls|please|plz)[.!]?$|^[\w' -]{2,30} not [\w' -]{2,30}[.!]?$|\b(?:max|at most|or less|or fewer|under \d+)\b/i;
+/** About this one thing only ("this email", "the draft above", "here"). */
+const THIS_TASK = /\b(?:this|that|the above|the last) (?:one|email|draft|post|message|letter|version|paragraph|list|doc|document|file|page|slide|reply|answer|text|bio|listing|caption|flyer)\b|\b(?:above|below|here|again)\b/i;
+
+/** A standing instruction about how the assistant should write or work ("no emojis in show notes pls", "keep menu descriptions under 10 words"). */
+function standingInstruction(body: string): boolean {
+  if (!DIRECTIVE.test(body) || !FORM.test(body) || THIS_TASK.test(body) || body.split(/\s+/).length > 30) return false;
+  // "write me a script", "keep it short": a task's request, unless it says it holds beyond the task.
+  return GENERAL.test(body) || !TASK_REQUEST.test(body);
+}
+const TASK_REQUEST = /^(?:(?:and|also|oh and|but)\s+)?(?:(?:write|give|draft|make|answer|reply|send|create)\b|(?:keep|put|sign|use) (?:it|them)\b)/i;
 
 /** An item of a list the user introduced as worth keeping: the rules first, else kept as it stands. */
 function listedItem(item: string): CapturedFact | null {
