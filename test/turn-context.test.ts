@@ -103,4 +103,25 @@ describe('turn context in the semantic layer', () => {
     await layer.idle();
     expect(cosine(storedVector(answer.id), a!)).toBeGreaterThan(0.9999);
   });
+
+  it('embeds the turns of a store written before turn context again, once, at start', async () => {
+    const question = svc.memoryStore({ text: 'Sam: Where did you end up parking the van?' }).fact;
+    const answer = svc.memoryStore({ text: 'Ruth: Round the back, by the bins.' }).fact;
+    await svc.semanticLayer?.idle();
+    const [q, a] = (await svc.semanticLayer?.embedTexts([question.text, answer.text])) ?? [];
+    await svc.close();
+    // As an older version left it: the answer's vector is its own, and no turn-context mark.
+    const db = new Database(home.config.dbPath);
+    db.prepare('UPDATE fact_vectors SET vector = ? WHERE fact_seq = (SELECT seq FROM facts WHERE id = ?)').run(Buffer.from(a!.buffer, a!.byteOffset, a!.byteLength), answer.id);
+    db.prepare("DELETE FROM meta WHERE key = 'embedding.turnContext'").run();
+    db.close();
+    expect(cosine(storedVector(answer.id), a!)).toBeGreaterThan(0.9999);
+
+    svc = await openMemory({ config: home.config, env: home.env, semantic: true });
+    await svc.semanticLayer?.idle();
+    expect(cosine(storedVector(answer.id), blendVectors(a!, q!, TURN_CONTEXT_WEIGHT))).toBeGreaterThan(0.9999);
+    const db2 = new Database(home.config.dbPath, { readonly: true });
+    expect(db2.prepare("SELECT value FROM meta WHERE key = 'embedding.turnContext'").pluck().get()).toBe('1');
+    db2.close();
+  });
 });

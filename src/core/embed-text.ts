@@ -31,6 +31,9 @@ export function isDialogueTurn(text: string): boolean {
  */
 export const TURN_CONTEXT_WEIGHT = 0.4;
 
+/** Bumped when what a turn is embedded with changes: a store embedded under another version re-embeds its turns once. */
+export const TURN_CONTEXT_VERSION = '1';
+
 /** Turns further apart than this are not one exchange. */
 export const TURN_CONTEXT_WINDOW_MS = 30 * 60_000;
 

@@ -13,7 +13,7 @@
  */
 import type { EmbedderInfo } from '../actors/embed/contract.js';
 import type { VectorFilter, VectorHit, VectorInitResult, VectorPair } from '../actors/vector/contract.js';
-import { blendVectors, continuesTurn, embedText, isDialogueTurn } from '../core/embed-text.js';
+import { blendVectors, continuesTurn, embedText, isDialogueTurn, TURN_CONTEXT_VERSION } from '../core/embed-text.js';
 import { MemoryError } from '../core/errors.js';
 import type { MemoryEvent } from '../core/events.js';
 import { searchQuery } from '../core/auth/hint.js';
@@ -103,6 +103,7 @@ export class Semantic {
       if (previous) this.log(`embedding model changed from ${previous} to ${this.info.modelId}: re-embedding in the background`);
     }
     this.sub = this.ctx.bus.subscribe(OPERATOR, (e) => this.onEvent(e));
+    this.reembedTurnsOnce();
     this.backfill();
     this.prewarmCredentialQueries(this.ctx.facts.list(visibility(OPERATOR), { limit: 1000 }).filter(isCredentialFact));
   }
@@ -330,6 +331,18 @@ export class Semantic {
   private turnBefore(f: Fact & { readonly seq: number }): Fact | null {
     const before = this.ctx.facts.storedBeside(f, -1);
     return before && continuesTurn(f, before) ? before : null;
+  }
+
+  /**
+   * A store whose dialogue turns were embedded before turns carried the turn they answer: embed its
+   * current turns again, once, in the background (their old vectors serve until the new ones land).
+   */
+  private reembedTurnsOnce(): void {
+    if (this.vectors.getMeta('embedding.turnContext') === TURN_CONTEXT_VERSION) return;
+    const seqs = this.ctx.facts.turnCandidates().flatMap((f) => (isDialogueTurn(f.text) ? [f.seq] : []));
+    for (const seq of seqs) this.queue.add(seq);
+    this.ctx.tx('embedding.meta', () => this.vectors.setMeta('embedding.turnContext', TURN_CONTEXT_VERSION));
+    if (seqs.length > 0) this.log(`embedding ${seqs.length} dialogue turns again, each with the turn it answers`);
   }
 
   /** A deleted fact leaves no trace in the turn embedded with it: that turn is embedded again without it. */
