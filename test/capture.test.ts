@@ -125,6 +125,21 @@ describe('capture into the store', () => {
     expect(svc.listConflicts()).toHaveLength(0);
   });
 
+  it('a statement of change replaces the fact it names; a restatement strengthens it; a new value is never taken for a restatement', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const bedtime = svc.memoryStore({ text: "Maya's bedtime is 8pm", entity: 'bedtime' }).fact;
+    const closed = svc.memoryStore({ text: 'The restaurant is closed on Mondays', entity: 'restaurant' }).fact;
+    const piano = svc.memoryStore({ text: "User's daughter Maya has piano lessons on Wednesdays at 5pm" }).fact;
+    const decide = async (text: string) => (await svc.capture([user(text)], undefined, { dryRun: true })).decisions.map((d) => [d.action, d.replaces?.id ?? d.fact?.id ?? null]);
+    expect(await decide("We pushed Maya's bedtime to 8:30 now that school starts later")).toEqual([['superseded', bedtime.id]]);
+    // Another subject that shares words ("closed on Mondays") replaces nothing.
+    expect(await decide('We agreed to close the gallery on Mondays starting in April')).toEqual([['stored', null]]);
+    expect(await decide("Maya's piano is still wednesdays at 5pm")).toEqual([['strengthened', piano.id]]);
+    expect(await decide("Maya's piano is wednesdays at 6pm")).not.toContainEqual(['strengthened', piano.id]);
+    expect(svc.getFact(closed.id).validUntil).toBeNull();
+  });
+
   it('dry run decides and writes nothing; minConfidence and categories filter; bad input is a typed error that writes nothing', async () => {
     home = tempHome({ autoCapture: { categories: ['preference'], minConfidence: 0.8 } });
     ({ svc } = openService(home));

@@ -1,46 +1,72 @@
 /**
  * `npm run eval:capture [-- --split dev|test|all] [--rules] [--misses]`: auto-capture on the labeled
- * conversations (eval/capture/sets) as the service runs it (src/memory/capture.ts findFacts): the sentence
- * classifier over the shipped embedding model (USE-lite, loaded here in-process), or with `--rules` the
- * rules alone; precision, recall and secrets stored, overall, per rule and per kind, scored as
- * eval/capture/sets/README.md says. A conversation's `repeats` (restating a fact memory already has) count
- * as false positives here, since this sees no memory (the service strengthens them instead). Tune on dev;
- * report test.
+ * conversations (eval/capture/sets) as the service runs it: a real store (a temp dir) with each
+ * conversation's `existing` memory in its own agent's scope, the real semantic layer (the shipped model in
+ * its worker pools) for the sentence classifier, and `MemoryService.capture` in dry-run mode, so what memory
+ * already has is strengthened, not counted as captured, and corrections are checked against the fact they
+ * should replace. `--rules`: autoCapture.classifier off, the rules alone. Precision, recall and secrets
+ * stored, overall, per rule and per kind, scored as eval/capture/sets/README.md says. Tune on dev; report test.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadUseLite } from '../../src/actors/embed/providers/use-lite.js';
-import { findFacts, type SentenceEmbedder } from '../../src/memory/capture.js';
-import { emptyScore, f3, loadConversations, precision, recall, scoreConversation } from './score.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import type { Category } from '../../src/core/types.js';
+import { openMemory } from '../../src/main.js';
+import { emptyScore, f3, loadConversations, matches, precision, recall, scoreConversation } from './score.js';
 
 const { values } = parseArgs({ options: { split: { type: 'string', default: 'dev' }, rules: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false } } });
 const splits = values.split === 'all' ? ['dev', 'test'] : [values.split ?? 'dev'];
 const conversations = loadConversations(splits);
 
-let embedder: SentenceEmbedder | null = null;
-const model = values.rules ? null : await loadUseLite();
-if (model) {
-  const dim = model.info.dim;
-  embedder = {
-    info: model.info,
-    async embedTexts(texts) {
-      const flat = await model.embed(texts);
-      return texts.map((_, i) => flat.subarray(i * dim, (i + 1) * dim));
-    },
-  };
-}
-
+const dir = mkdtempSync(join(tmpdir(), 'hm-capture-eval-'));
+const config = resolveConfig({ dataDir: dir, autoCapture: { classifier: !values.rules } }, { env: {} });
+const svc = await openMemory({ config, env: {}, semantic: !values.rules });
 const s = emptyScore();
 const by = new Set<string>();
-for (const c of conversations) {
-  const r = await findFacts(embedder, c.turns, { maxChars: 5000, classifier: !values.rules });
-  by.add(r.by);
-  scoreConversation(s, c, r.found);
+const memory = { strengthened: 0, repeats: 0, repeatsKept: 0, corrections: 0, correctionsRight: 0, wrongReplacements: 0 };
+try {
+  for (const c of conversations) {
+    const caller = { role: 'specialist' as const, agentId: `eval-${c.id}`, sessionId: null };
+    const ids = new Map<string, string>();
+    for (const e of c.existing ?? []) ids.set(e.id, svc.memoryStore({ text: e.text, entity: e.entity ?? null, category: (e.category ?? 'fact') as Category }, caller).fact.id);
+    const r = await svc.capture(c.turns, caller, { dryRun: true });
+    by.add(r.by);
+    const kept = r.decisions.filter((d) => d.action === 'stored' || d.action === 'superseded');
+    memory.strengthened += r.decisions.filter((d) => d.action === 'strengthened').length;
+    scoreConversation(s, c, kept.map((d) => d.found));
+    // A restated fact is strengthened, not kept again; a correction replaces the fact it corrects.
+    for (const id of c.repeats ?? []) {
+      memory.repeats++;
+      if (r.decisions.some((d) => d.action === 'strengthened' && d.fact?.id === ids.get(id))) memory.repeatsKept++;
+      else if (values.misses) s.misses.push(`${c.id} NOT STRENGTHENED "${c.existing?.find((e) => e.id === id)?.text ?? '?'}" <- ${r.decisions.map((d) => `[${d.action}] ${d.found.text}`).join(' | ') || 'nothing found'}`);
+    }
+    // A replacement nobody asked for hides a fact that was still true.
+    const wanted = new Set(c.keep.flatMap((k) => (k.supersedes ? [ids.get(k.supersedes)] : [])));
+    for (const d of r.decisions.filter((x) => x.action === 'superseded' && !wanted.has(x.replaces?.id))) {
+      memory.wrongReplacements++;
+      if (values.misses) s.misses.push(`${c.id} WRONG REPLACEMENT "${d.replaces?.text}" <- "${d.found.text}"`);
+    }
+    for (const k of c.keep.filter((x) => x.supersedes)) {
+      memory.corrections++;
+      if (r.decisions.some((d) => d.action === 'superseded' && d.replaces?.id === ids.get(k.supersedes ?? ''))) memory.correctionsRight++;
+      else if (values.misses) {
+        const d = r.decisions.find((x) => matches(x.found.text, k));
+        const old = c.existing?.find((e) => e.id === k.supersedes);
+        s.misses.push(`${c.id} NOT REPLACED [${d ? `${d.action}${d.replaces ? ` ${d.replaces.text}` : ''}` : 'not found'}] "${old?.text ?? '?'}" <- "${d?.found.text ?? k.match.join(' + ')}"`);
+      }
+    }
+  }
+} finally {
+  await svc.close();
+  rmSync(dir, { recursive: true, force: true });
 }
-await model?.dispose?.();
 
 console.log(`split: ${splits.join('+')}; ${conversations.length} conversations, ${s.keep} facts to keep; decided by: ${[...by].join(', ')}\n`);
 console.log(`| | captured | precision | keep items | recall | secrets stored |\n|---|---|---|---|---|---|`);
 console.log(`| all | ${s.captured} | ${f3(precision(s))} | ${s.keep} | ${f3(recall(s))} | ${s.secretsStored} |`);
 for (const [rule, r] of s.byRule) console.log(`| found by ${rule} | ${r.captured} | ${f3(r.matched / r.captured)} | | | |`);
 for (const [kind, k] of s.byKind) console.log(`| kind ${kind} | | | ${k.keep} | ${f3(k.found / k.keep)} | |`);
+console.log(`\nmemory: ${memory.strengthened} found facts strengthened a current one instead of being stored; restated facts strengthened ${memory.repeatsKept} / ${memory.repeats}; corrections replacing the fact they correct ${memory.correctionsRight} / ${memory.corrections}; facts replaced that should have stayed ${memory.wrongReplacements}`);
 if (values.misses) console.log(`\n${s.misses.join('\n')}`);

@@ -10,6 +10,15 @@ import { CAPTURE_RULES, type CapturedFact } from '../../src/core/capture.js';
 export interface Keep {
   readonly kind: string;
   readonly match: readonly string[];
+  /** The `existing` id a correction replaces. */
+  readonly supersedes?: string;
+}
+/** Memory before the conversation. */
+export interface Existing {
+  readonly id: string;
+  readonly text: string;
+  readonly entity?: string;
+  readonly category?: string;
 }
 export interface Conversation {
   readonly id: string;
@@ -17,6 +26,9 @@ export interface Conversation {
   readonly turns: readonly { role: string; content: string }[];
   readonly keep: readonly Keep[];
   readonly secrets?: readonly string[];
+  readonly existing?: readonly Existing[];
+  /** `existing` ids the user only restates. */
+  readonly repeats?: readonly string[];
   /** The file it came from (blind rounds are scored, then folded into dev, file by file). */
   readonly file: string;
 }

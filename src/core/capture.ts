@@ -71,7 +71,9 @@ const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|loc
 /** Sentences that state nothing: questions, requests, hedges, hypotheticals, sarcasm. */
 const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s|(?:he|she|they|[A-Z][a-z]+|my \w+) (?:says|said|thinks|claims|reckons|believes|told me)|keeps? (?:dying|failing|crashing|breaking|getting|flapping))\b|[\u{1F643}\u{1F644}\u{1F612}\u{1F60F}]/iu;
 /** The user asks for it not to be kept ("don't write that anywhere", "off the record"). */
-const DO_NOT_KEEP = /\b(?:don'?t|do not|never|no need to) (?:write|keep|store|save|note|record|remember|log) (?:that|this|it|them)\b|\b(?:off the record|between us|don'?t (?:save|store) that)\b/i;
+const DO_NOT_KEEP = /\b(?:don'?t|dont|do not|never|no need to) (?:write|keep|store|save|note|record|remember|log|put) (?:that|this|it|them)(?: (?:down|anywhere|in|on)\b)?|\b(?:off the record|between us|don'?t (?:save|store) that)\b/i;
+/** The user says memory knows this already ("as you know ...", "like I said", "again, ...", "is still ...", "no change"). */
+export const RESTATES = /^(?:(?:ok(?:ay)?|so|and|but)\s+)?(?:as (?:you know|i said|i mentioned|mentioned|before)|like i (?:said|mentioned)|again\b|reminder\b|you know (?:that|the drill))|\b(?:like i said|as i said|as you know|you know the drill|as always|(?:is|are|'s|'re) still|no change)\b/i;
 /** Words that open a sentence without meaning ("ok so", "also", "btw", "no, ..."; never the "no" of "no emojis"). */
 const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no(?=\s*[,.!:-])|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */

@@ -5,7 +5,7 @@
  * again; a correction replaces the current fact it corrects (a new version, not a conflict). All of one
  * conversation is one transaction. `dryRun` decides everything and writes nothing.
  */
-import { captureCandidates, keepFacts, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { captureCandidates, keepFacts, RESTATES, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
 import { contentStems } from '../core/relevant-block.js';
@@ -46,6 +46,43 @@ export interface CaptureDecision {
 export const SAME_FACT = 0.8;
 /** A correction replaces the current fact that shares at least this share of its content words. */
 export const CORRECTS = 0.25;
+/** A fact the user says memory knows is a current one whose content words it holds at least this much of (two or more). */
+export const RESTATED = 0.4;
+
+/** A statement of change ("moved to", "is ... now", "switched", "no longer"): the fact it states replaces one. */
+const CHANGE = /\b(?:now|moved|moves|changed|switched|swapped|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|new)\b/i;
+/** A changed fact replaces the current one whose content words it mostly holds (at least this share, two or more). */
+export const CHANGED = 0.5;
+
+/** The current fact a statement of change replaces: the one of `near` whose content words it holds most. */
+function changes(text: string, said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
+  if (!CHANGE.test(text)) return null;
+  let best: { fact: Fact; share: number } | null = null;
+  for (const fact of near) {
+    const known = contentStems(fact.text);
+    const shared = [...known].filter((w) => said.has(w)).length;
+    const share = shareOf(known, said);
+    if (shared >= 2 && share >= CHANGED && names(fact, said) && (!best || share > best.share)) best = { fact, share };
+  }
+  return best?.fact ?? null;
+}
+
+/** The statement names what the fact is about: a word of its entity, or else its first content word. */
+function names(fact: Fact, said: ReadonlySet<string>): boolean {
+  const subject = fact.entity ? [...contentStems(fact.entity)] : [...contentStems(fact.text)].slice(0, 1);
+  return subject.length === 0 || subject.some((w) => said.has(w));
+}
+
+/** A fact that adds nothing to a current one: most of its content words are the current fact's, and none it adds is a value. */
+export const CONTAINED = 0.75;
+function contained(said: ReadonlySet<string>, known: ReadonlySet<string>): boolean {
+  const added = [...said].filter((w) => !known.has(w));
+  return said.size - added.length >= 2 && shareOf(said, known) >= CONTAINED && !added.some((w) => /\d/.test(w));
+}
+
+function restated(known: ReadonlySet<string>, said: ReadonlySet<string>): boolean {
+  return shareOf(known, said) >= RESTATED && [...known].filter((w) => said.has(w)).length >= 2;
+}
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let n = 0;
@@ -72,7 +109,14 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   if (findControl(found.text) || (found.entity !== null && findControl(found.entity))) return skip('it holds control characters');
   const stems = contentStems(found.text);
   const near = neighbours(ctx, found.text, caller);
-  const same = near.find((f) => sameEntity(f.entity, found.entity) && jaccard(stems, contentStems(f.text)) >= SAME_FACT);
+  // Said to be known already ("as you know ..."): a current fact it mostly holds is the one restated.
+  const restates = RESTATES.test(found.text);
+  const changing = found.corrects || CHANGE.test(found.text);
+  const same = near.find((f) => {
+    if (!sameEntity(f.entity, found.entity)) return false;
+    const known = contentStems(f.text);
+    return jaccard(stems, known) >= SAME_FACT || (!changing && contained(stems, known)) || (restates && restated(known, stems));
+  });
   const now = ctx.now();
   if (same) {
     if (!o.dryRun) {
@@ -82,7 +126,7 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
     }
     return { action: 'strengthened', found, fact: same, replaces: null, reason: null };
   }
-  const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : null;
+  const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(found.text, stems, near.filter((f) => sameEntity(f.entity, found.entity)));
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(
