@@ -56,3 +56,21 @@ export function blendVectors(own: Float32Array, context: Float32Array, weight = 
   for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) * scale;
   return out;
 }
+
+type Embeddable = { readonly text: string; readonly entity: string | null };
+
+/**
+ * Each fact's vector: its own text's, blended with the turn before it where `before` gives one (a dialogue
+ * turn, src/memory/semantic.ts decides); every distinct text is embedded once.
+ */
+export async function factVectors(facts: readonly Embeddable[], before: readonly (Embeddable | null)[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<Float32Array[]> {
+  const texts = [...new Set([...facts, ...before.flatMap((b) => (b ? [b] : []))].map(embedText))];
+  const embedded = await embed(texts);
+  const byText = new Map(texts.map((t, i) => [t, embedded[i]]));
+  return facts.map((f, i) => {
+    const own = byText.get(embedText(f)) as Float32Array;
+    const b = before[i];
+    const context = b ? byText.get(embedText(b)) : undefined;
+    return context ? blendVectors(own, context) : own;
+  });
+}

@@ -13,7 +13,7 @@
  */
 import type { EmbedderInfo } from '../actors/embed/contract.js';
 import type { VectorFilter, VectorHit, VectorInitResult, VectorPair } from '../actors/vector/contract.js';
-import { blendVectors, continuesTurn, embedText, isDialogueTurn, TURN_CONTEXT_VERSION } from '../core/embed-text.js';
+import { continuesTurn, factVectors, isDialogueTurn, TURN_CONTEXT_VERSION } from '../core/embed-text.js';
 import { MemoryError } from '../core/errors.js';
 import type { MemoryEvent } from '../core/events.js';
 import { searchQuery } from '../core/auth/hint.js';
@@ -62,6 +62,8 @@ const BATCH = 32;
 export class Semantic {
   private readonly vectors: VectorRepo;
   private readonly queue = new Set<number>();
+  /** Queued facts that have a vector and are embedded again (turn context): not missing, so not lagging. */
+  private readonly refreshing = new Set<number>();
   private pumping: Promise<void> | null = null;
   private sub: Subscription | null = null;
   private closed = false;
@@ -103,8 +105,8 @@ export class Semantic {
       if (previous) this.log(`embedding model changed from ${previous} to ${this.info.modelId}: re-embedding in the background`);
     }
     this.sub = this.ctx.bus.subscribe(OPERATOR, (e) => this.onEvent(e));
-    this.reembedTurnsOnce();
     this.backfill();
+    this.reembedTurnsOnce();
     this.prewarmCredentialQueries(this.ctx.facts.list(visibility(OPERATOR), { limit: 1000 }).filter(isCredentialFact));
   }
 
@@ -120,7 +122,7 @@ export class Semantic {
 
   /** Facts without a vector for the current model (the queue holds exactly those while maintaining). */
   pending(): number {
-    return this.maintaining ? this.queue.size : this.vectors.countMissing(this.info.modelId);
+    return this.maintaining ? this.queue.size - this.refreshing.size : this.vectors.countMissing(this.info.modelId);
   }
 
   /**
@@ -128,7 +130,7 @@ export class Semantic {
    * maintainer's queue, or a one-shot layer's count at start less what it embedded since.
    */
   lagging(): number {
-    return this.maintaining ? this.queue.size : this.oneShotMissing;
+    return this.maintaining ? this.queue.size - this.refreshing.size : this.oneShotMissing;
   }
 
   /**
@@ -249,6 +251,7 @@ export class Semantic {
       const seq = this.ctx.facts.seqsOf([id]).get(id);
       if (seq !== undefined) {
         this.queue.delete(seq);
+        this.refreshing.delete(seq);
         this.index.remove([seq]).catch((err: unknown) => this.fail('remove', err));
         if (e.kind === 'fact.deleted') {
           this.reembedTurnAfter(seq);
@@ -301,7 +304,10 @@ export class Semantic {
         if (computing && seqs !== current) await computing.catch(() => undefined);
         return; // the failed chunk is retried by the next event or backfill
       } finally {
-        for (const s of current) this.queue.delete(s);
+        for (const s of current) {
+          this.queue.delete(s);
+          this.refreshing.delete(s);
+        }
       }
       if (!computing && this.queue.size > 0 && !this.closed) {
         seqs = take();
@@ -313,18 +319,8 @@ export class Semantic {
   private async computeBatch(seqs: readonly number[]): Promise<{ seqs: readonly number[]; facts: Fact[]; vecs: Float32Array[] }> {
     const facts = this.ctx.facts.bySeqs(this.vectors.current(seqs));
     if (facts.length === 0) return { seqs, facts, vecs: [] };
-    // A dialogue turn is embedded with the turn before it (src/core/embed-text.ts); each text once.
     const before = facts.map((f) => (isDialogueTurn(f.text) ? this.turnBefore(f) : null));
-    const texts = [...new Set([...facts, ...before.flatMap((b) => (b ? [b] : []))].map(embedText))];
-    const embedded = await this.embed.embedMany(texts, { background: true });
-    const byText = new Map(texts.map((t, i) => [t, embedded[i]]));
-    const vectorOf = (f: Fact): Float32Array | undefined => byText.get(embedText(f));
-    const vecs = facts.map((f, i) => {
-      const own = vectorOf(f) as Float32Array;
-      const context = before[i] ? vectorOf(before[i] as Fact) : undefined;
-      return context ? blendVectors(own, context) : own;
-    });
-    return { seqs, facts, vecs };
+    return { seqs, facts, vecs: await factVectors(facts, before, (texts) => this.embed.embedMany(texts, { background: true })) };
   }
 
   /** The turn a dialogue turn answers: the fact stored just before it in its scope, when that is a turn of the same exchange. */
@@ -340,7 +336,8 @@ export class Semantic {
   private reembedTurnsOnce(): void {
     if (this.vectors.getMeta('embedding.turnContext') === TURN_CONTEXT_VERSION) return;
     const seqs = this.ctx.facts.turnCandidates().flatMap((f) => (isDialogueTurn(f.text) ? [f.seq] : []));
-    for (const seq of seqs) this.queue.add(seq);
+    for (const seq of seqs) this.refresh(seq);
+    this.pump();
     this.ctx.tx('embedding.meta', () => this.vectors.setMeta('embedding.turnContext', TURN_CONTEXT_VERSION));
     if (seqs.length > 0) this.log(`embedding ${seqs.length} dialogue turns again, each with the turn it answers`);
   }
@@ -349,7 +346,14 @@ export class Semantic {
   private reembedTurnAfter(seq: number): void {
     const [deleted] = this.ctx.facts.bySeqs([seq]);
     const after = deleted ? this.ctx.facts.storedBeside(deleted, 1) : null;
-    if (deleted && after && after.validUntil === null && continuesTurn(after, deleted)) this.queue.add(after.seq);
+    if (deleted && after && after.validUntil === null && continuesTurn(after, deleted)) this.refresh(after.seq);
+  }
+
+  /** Queue a fact to be embedded again; one not embedded yet is missing, not refreshing. */
+  private refresh(seq: number): void {
+    if (this.queue.has(seq)) return;
+    this.queue.add(seq);
+    this.refreshing.add(seq);
   }
 
   private async storeBatch({ seqs, facts, vecs }: { seqs: readonly number[]; facts: Fact[]; vecs: Float32Array[] }): Promise<void> {
