@@ -12,7 +12,7 @@ const TURN = /^([^:\n]{1,40}):\s+\S/u;
 const ROLES = new Set(['user', 'assistant', 'human', 'ai', 'bot', 'system', 'agent', 'me', 'you']);
 const NAME_WORD = /^\p{Lu}[\p{Ll}.]*(?:['’-]\p{Lu}?[\p{Ll}.]*)*$/u;
 const NOTE_LABELS = new Set(
-  'note notes update reminder todo decision decided benchmark summary context fix error warning info status result results answer question tip idea goal task action outcome fyi important locally remotely example usage config settings setup layout warning caution update edit correction issue problem solution cause workaround'.split(' '),
+  'note notes update reminder todo decision decided benchmark summary context fix error warning info status result results answer question tip idea goal task action outcome fyi important locally remotely example usage config settings setup layout caution edit correction issue problem solution cause workaround'.split(' '),
 );
 
 export function isDialogueTurn(text: string): boolean {

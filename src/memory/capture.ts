@@ -59,10 +59,8 @@ function changes(text: string, said: ReadonlySet<string>, near: readonly Fact[])
   if (!CHANGE.test(text)) return null;
   let best: { fact: Fact; share: number } | null = null;
   for (const fact of near) {
-    const known = contentStems(fact.text);
-    const shared = [...known].filter((w) => said.has(w)).length;
-    const share = shareOf(known, said);
-    if (shared >= 2 && share >= CHANGED && names(fact, said) && (!best || share > best.share)) best = { fact, share };
+    const share = heldShare(contentStems(fact.text), said);
+    if (share >= CHANGED && names(fact, said) && (!best || share > best.share)) best = { fact, share };
   }
   return best?.fact ?? null;
 }
@@ -80,8 +78,11 @@ function contained(said: ReadonlySet<string>, known: ReadonlySet<string>): boole
   return said.size - added.length >= 2 && shareOf(said, known) >= CONTAINED && !added.some((w) => /\d/.test(w));
 }
 
-function restated(known: ReadonlySet<string>, said: ReadonlySet<string>): boolean {
-  return shareOf(known, said) >= RESTATED && [...known].filter((w) => said.has(w)).length >= 2;
+/** The share of a current fact's content words a statement holds; 0 when it holds fewer than two. */
+function heldShare(known: ReadonlySet<string>, said: ReadonlySet<string>): number {
+  let held = 0;
+  for (const w of known) if (said.has(w)) held++;
+  return held >= 2 ? held / known.size : 0;
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -115,7 +116,7 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   const same = near.find((f) => {
     if (!sameEntity(f.entity, found.entity)) return false;
     const known = contentStems(f.text);
-    return jaccard(stems, known) >= SAME_FACT || (!changing && contained(stems, known)) || (restates && restated(known, stems));
+    return jaccard(stems, known) >= SAME_FACT || (!changing && contained(stems, known)) || (restates && heldShare(known, stems) >= RESTATED);
   });
   const now = ctx.now();
   if (same) {
