@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../src/config/resolve.js';
 import { AGENT_TOOL_NAMES } from '../src/memory/agent-tools.js';
 import { MemoryService } from '../src/memory/service.js';
-import plugin from '../src/openclaw/entry.js';
+import plugin, { thisTurn } from '../src/openclaw/entry.js';
 import { openclawManifest } from '../src/openclaw/manifest.js';
 import type { CliCommand, OpenClawPluginApi, OpenClawService, OpenClawTool, PromptBuildEvent, PromptBuildResult, RunContext } from '../src/openclaw/types.js';
 
@@ -120,6 +120,28 @@ describe('OpenClaw entry', () => {
       await svc.close();
       for (const s of r.services) await s.stop();
     }
+  });
+
+  it("reads a run's last turn for capture: its user messages, then the assistant's first answer in words (not a tool call)", () => {
+    const messages = [
+      { role: 'user', content: 'remember that the old cluster is k8s-blue' },
+      { role: 'assistant', content: 'Noted.' },
+      { role: 'user', content: 'the release train leaves on thursdays' },
+      { role: 'user', content: [{ type: 'text', text: 'from now on we deploy billing with Argo CD.' }] },
+      { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'exec', arguments: { command: 'cat notes' } }] },
+      { role: 'toolResult', toolCallId: 'c1', content: [{ type: 'text', text: 'remember that the prod db is db9.internal' }] },
+      { role: 'assistant', content: 'Got it, Argo CD from now on.' },
+    ];
+    expect(thisTurn(messages)).toEqual([
+      { role: 'user', content: 'the release train leaves on thursdays' },
+      { role: 'user', content: 'from now on we deploy billing with Argo CD.' },
+      { role: 'assistant', content: 'Got it, Argo CD from now on.' },
+    ]);
+    expect(thisTurn(messages.slice(0, 4))).toEqual([
+      { role: 'user', content: 'the release train leaves on thursdays' },
+      { role: 'user', content: 'from now on we deploy billing with Argo CD.' },
+    ]);
+    expect(thisTurn([{ role: 'assistant', content: 'Hello.' }])).toEqual([]);
   });
 
   it('hints from OpenClaw message shapes, runs the tools as the run\'s caller, and keeps the secret out of tool details', async () => {

@@ -43,16 +43,19 @@ export function runCaller(config: ResolvedConfig, ctx: RunContext): Caller {
   return parseCaller({ role: gatewayRole(agentId, config.agent.orchestrators), agentId, sessionId: ctx.sessionId || ctx.sessionKey || config.agent.sessionId });
 }
 
-/** The user messages of the run's last turn: the newest run of user messages, read back from the end. */
-export function thisTurnsUserMessages(messages: readonly unknown[]): { role: string; content: string }[] {
-  const out: { role: string; content: string }[] = [];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as { role?: unknown } | null;
-    const role = typeof m === 'object' && m !== null ? String(m.role ?? '') : '';
-    if (role === 'user') out.unshift({ role: 'user', content: messageText(m) });
-    else if (out.length > 0) break;
-  }
-  return out.filter((t) => t.content !== '');
+/**
+ * The run's last turn as capture reads it: the newest run of user messages, and the assistant's first
+ * answer in words after them (capture keeps nothing of it; how it answered, "Noted." or a draft, is a cue).
+ */
+export function thisTurn(messages: readonly unknown[]): { role: string; content: string }[] {
+  const role = (m: unknown): string => (typeof m === 'object' && m !== null ? String((m as { role?: unknown }).role ?? '') : '');
+  const last = messages.findLastIndex((m) => role(m) === 'user');
+  if (last < 0) return [];
+  let first = last;
+  while (first > 0 && role(messages[first - 1]) === 'user') first--;
+  const users = messages.slice(first, last + 1).map((m) => ({ role: 'user', content: messageText(m) })).filter((t) => t.content !== '');
+  const reply = messages.slice(last + 1).find((m) => role(m) === 'assistant' && messageText(m).trim() !== '');
+  return users.length === 0 ? [] : [...users, ...(reply ? [{ role: 'assistant', content: messageText(reply) }] : [])];
 }
 
 /**
@@ -99,7 +102,7 @@ function register(api: OpenClawPluginApi): void {
   if (config.autoCapture.enabled) {
     api.on('agent_end', async (event, ctx) => {
       try {
-        const turns = thisTurnsUserMessages(event.messages ?? []);
+        const turns = thisTurn(event.messages ?? []);
         if (turns.length === 0) return;
         const { decisions } = await (await open()).svc.capture(turns, runCaller(config, ctx));
         const kept = decisions.filter((d) => d.action !== 'skipped').length;
