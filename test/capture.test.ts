@@ -70,9 +70,13 @@ describe('secret values never kept, whatever their shape', () => {
     const cases: [string, string][] = [
       ['Green room wifi at the last place was BlueNote_Backstage / midnightsax88', 'Green room wifi at the last place was BlueNote_Backstage / [not stored: ask the user]'],
       ['the pending one, the combo on the backup box on the side gate is 0619', 'The pending one, the combo on the backup box on the side gate is [not stored: ask the user]'],
-      ['the wifi password is sunflower22 btw', 'The wifi password is [not stored: ask the user] btw'],
+      ['the wifi password is sunflower22 btw', 'The wifi password is [not stored: ask the user]'],
+      // What a credential was handed over for is this task's business, not part of the fact.
+      ['The router admin login is admin / Hunter2!x, just so you can walk me through renaming the guest network', 'The router admin login is admin / [not stored: ask the user]'],
+      ['the splunk hec token for the lab is 8f3k2j9d-22kd-ssk2 if you need to test the ingestion', 'The splunk hec token for the lab is [not stored: ask the user]'],
+      ['wifi password is Blue42!dog and the router is in the closet', 'Wifi password is [not stored: ask the user] and the router is in the closet'],
       ['the door code changed to 55123', 'The door code changed to [not stored: ask the user]'],
-      ['Lift shack box is 7-3-1-9 for the new hires', 'Lift shack box is [not stored: ask the user] for the new hires'],
+      ['Lift shack box is 7-3-1-9 for the new hires', 'Lift shack box is [not stored: ask the user]'],
       ['the key safe is 2 9 0 4', 'The key safe is [not stored: ask the user]'],
       ['we meet on 2024-05-01 in room 3', 'We meet on 2024-05-01 in room 3'],
       ['the code is in src/app and the api key is in 1password', 'The code is in src/app and the api key is in 1password'],

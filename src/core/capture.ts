@@ -197,10 +197,18 @@ function maskValues(text: string): string {
   );
 }
 
+/** What follows a masked secret to say why it was given now ("..., just so you can walk me through X"). */
+const ERRAND_AFTER_SECRET = new RegExp(
+  String.raw`(?<=${REDACTED.replace(/[[\]]/g, '\\$&')})[,;]?\s+(?:just so|so (?:that )?(?:you|u)|if (?:you|u)|in case|when (?:you|u)|btw|for (?:the|now|when|testing)|to (?:test|check|try|log in|fix|set up|setup)|(?:and )?(?:put|add|use) it)\b.*$`,
+  'i',
+);
+
 /** The sentence as a fact: filler off, capitalised, secrets replaced (and reported), bounded. */
 function factText(sentence: string): { text: string; redacted: boolean } {
   const trimmed = sentence.replace(FILLER, '').trim();
-  const safe = maskValues(redactSecrets(trimmed)).split(REDACTED).join(NOT_STORED);
+  const masked = maskValues(redactSecrets(trimmed));
+  // A credential's sentence ends at the credential: what it was handed over for is this task's business.
+  const safe = masked.replace(ERRAND_AFTER_SECRET, '').split(REDACTED).join(NOT_STORED);
   const text = safe.charAt(0).toUpperCase() + safe.slice(1);
   return { text: text.length > MAX_FACT_CHARS ? `${text.slice(0, MAX_FACT_CHARS - 1)}…` : text, redacted: safe !== trimmed };
 }
