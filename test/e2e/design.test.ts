@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
-import { ARTIFACTS, ensureAppBuilt, launchBrowser, openGraph, poll, ROOT, until, type GraphPage, type PageGlobals } from '../support/e2e.js';
+import { ARTIFACTS, closeGraph, ensureAppBuilt, type GraphPage, launchBrowser, openGraph, type PageGlobals, poll, ROOT, until } from '../support/e2e.js';
 
 const CATEGORIES = ['preference', 'decision', 'entity', 'fact', 'other', 'technical'] as const;
 type Scheme = 'light' | 'dark';
@@ -145,11 +145,7 @@ describe('design', { timeout: 120_000 }, () => {
   });
 
   afterAll(async () => {
-    if (g) expect(g.errors).toEqual([]);
-    await g?.page.close();
-    await browser?.close();
-    await d?.close();
-    await empty?.close();
+    await closeGraph(g, browser, d, empty);
   });
 
   it('the theme follows the system colour scheme, the canvas drawing with the same tokens', async () => {

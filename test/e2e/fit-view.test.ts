@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
-import { ensureAppBuilt, launchBrowser, openGraph, until, type GraphPage } from '../support/e2e.js';
+import { closeGraph, ensureAppBuilt, type GraphPage, launchBrowser, openGraph, until } from '../support/e2e.js';
 
 const FACTS = 36;
 
@@ -24,10 +24,7 @@ describe('fit to view', { timeout: 60_000 }, () => {
   });
 
   afterAll(async () => {
-    if (g) expect(g.errors).toEqual([]);
-    await g?.page.close();
-    await browser?.close();
-    await d?.close();
+    await closeGraph(g, browser, d);
   });
 
   /** Facts drawn outside the canvas (with a 2 px tolerance). */

@@ -10,7 +10,7 @@ import { startDashboard, type Dashboard } from '../../src/http/server.js';
 import { openMemory } from '../../src/main.js';
 import type { MemoryService } from '../../src/memory/service.js';
 import { tempHome, type TestHome } from '../helpers.js';
-import { ensureAppBuilt, launchBrowser, openGraph, until, type GraphPage } from '../support/e2e.js';
+import { closeGraph, ensureAppBuilt, type GraphPage, launchBrowser, openGraph, until } from '../support/e2e.js';
 
 const TOPICS: Record<string, string[]> = {
   kitchen: ['I bake sourdough bread every Sunday morning', 'My favourite pasta sauce uses fresh basil and garlic', 'The oven needs to preheat to 220 degrees for pizza', 'We cook a big curry for the family on Fridays', 'Chocolate cake is best with dark cocoa and butter'],
@@ -37,11 +37,7 @@ describe('semantic map', { timeout: 90_000 }, () => {
   });
 
   afterAll(async () => {
-    if (g) expect(g.errors).toEqual([]);
-    await g?.page.close();
-    await browser?.close();
-    await server?.close();
-    await svc?.close();
+    await closeGraph(g, browser, server, svc);
     home?.cleanup();
   });
 

@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
-import { ensureAppBuilt, launchBrowser, openGraph, until, type GraphPage } from '../support/e2e.js';
+import { closeGraph, ensureAppBuilt, type GraphPage, launchBrowser, openGraph, until } from '../support/e2e.js';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -31,10 +31,7 @@ describe('time travel', { timeout: 90_000 }, () => {
   });
 
   afterAll(async () => {
-    if (g) expect(g.errors).toEqual([]);
-    await g?.page.close();
-    await browser?.close();
-    await d?.close();
+    await closeGraph(g, browser, d);
   });
 
   const drawn = async (): Promise<string[]> => (await g.nodeIds()).sort();

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthRecallHook } from '../../src/recall/hook.js';
 import { startTestDashboard, type TestDashboard } from '../support/dashboard.js';
-import { ensureAppBuilt, launchBrowser, openGraph, poll, type GraphPage } from '../support/e2e.js';
+import { closeGraph, ensureAppBuilt, type GraphPage, launchBrowser, openGraph, poll } from '../support/e2e.js';
 
 describe('why was this recalled', { timeout: 60_000 }, () => {
   let browser: Browser;
@@ -28,10 +28,7 @@ describe('why was this recalled', { timeout: 60_000 }, () => {
   });
 
   afterAll(async () => {
-    if (g) expect(g.errors).toEqual([]);
-    await g?.page.close();
-    await browser?.close();
-    await d?.close();
+    await closeGraph(g, browser, d);
   });
 
   it('clicking the recall in the feed shows each recalled fact with its ranks and scores', async () => {

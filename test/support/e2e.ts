@@ -394,6 +394,14 @@ export class GraphPage {
   }
 }
 
+
+/** End an e2e suite: the page had no uncaught error; then the page, the browser and each of `rest` (in order) closed. */
+export async function closeGraph(g: GraphPage | undefined, browser: Browser | undefined, ...rest: readonly ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
+  if (g) expect(g.errors).toEqual([]);
+  await g?.page.close();
+  await browser?.close();
+  for (const r of rest) await r?.close();
+}
 /**
  * Open the graph app at `url` in a fresh browser context (its own local storage), wait for the live
  * stream and for the first graph load (`facts` facts in the view, when given), and return the page.
