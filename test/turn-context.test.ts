@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blendVectors, continuesTurn, isDialogueTurn, TURN_CONTEXT_WEIGHT, TURN_CONTEXT_WINDOW_MS } from '../src/core/embed-text.js';
+import { blendVectors, continuesTurn, embedText, isDialogueTurn, TURN_CONTEXT_WEIGHT, TURN_CONTEXT_WINDOW_MS } from '../src/core/embed-text.js';
 import { fuseScores } from '../src/core/fusion.js';
 import { openMemory } from '../src/main.js';
 import type { MemoryService } from '../src/memory/service.js';
@@ -27,8 +27,20 @@ describe('what reads as a dialogue turn', () => {
     ['https://example.com: down', false],
     ['Maya said hello', false],
     ['Maya:no space', false],
+    ['[2023-05-08 13:56] Caroline: I went to the support group', true],
+    ['1:56 pm on 8 May, 2023 - Caroline: I went to the support group', true],
+    ['2023-05-08T13:56Z Melanie: That is great!', true],
+    ['(Mon 9:30) user: the deploy failed', true],
+    ['[2023-05-08] DNS: pihole-1 and pihole-2', false],
+    ['2023-05-08: the migration finished', false],
   ])('%j -> %s', (text, turn) => {
     expect(isDialogueTurn(text)).toBe(turn);
+  });
+
+  it('embeds a turn without its time stamp; a note keeps its date', () => {
+    expect(embedText({ text: '1:56 pm on 8 May, 2023 - Caroline: I went to the support group', entity: null })).toBe('Caroline: I went to the support group');
+    expect(embedText({ text: '[2023-05-08 13:56] user: the deploy failed', entity: null })).toBe('user: the deploy failed');
+    expect(embedText({ text: '2023-05-08: the migration finished', entity: 'db' })).toBe('db: 2023-05-08: the migration finished');
   });
 
   it('continues a turn only within the window and only after a turn', () => {

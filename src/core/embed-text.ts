@@ -1,6 +1,11 @@
-/** What gets embedded for a fact: its entity (when it has one) gives the sentence its subject. */
+/**
+ * What gets embedded for a fact: its entity (when it has one) gives the sentence its subject. A dialogue
+ * turn's time stamp is left out: every turn of a session shares it, so it only pulls them together (on the
+ * chat sets, stamped turns lost 0.07-0.14 of the vector leg's R@5 on dev); full text still indexes it.
+ */
 export function embedText(f: { readonly text: string; readonly entity: string | null }): string {
-  return f.entity ? `${f.entity}: ${f.text}` : f.text;
+  const text = isDialogueTurn(f.text) ? f.text.replace(STAMP, '') : f.text;
+  return f.entity ? `${f.entity}: ${text}` : text;
 }
 
 /**
@@ -15,8 +20,14 @@ const NOTE_LABELS = new Set(
   'note notes update reminder todo decision decided benchmark summary context fix error warning info status result results answer question tip idea goal task action outcome fyi important locally remotely example usage config settings setup layout caution edit correction issue problem solution cause workaround'.split(' '),
 );
 
+/**
+ * A time stamp a transcript line may open with, before its speaker: "[2023-05-08 13:56]", "(Mon 9:30)",
+ * "2023-05-08T13:56Z - ", "1:56 pm on 8 May, 2023 - ".
+ */
+const STAMP = /^(?:\[[^\]\n]{1,60}\]|\([^)\n]{1,60}\)|\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}:\d{2}\s*[ap]\.?m\.?(?: on \d{1,2} \p{L}+,? \d{4})?)\s*(?:[-–—|,]\s*)?/iu;
+
 export function isDialogueTurn(text: string): boolean {
-  const label = TURN.exec(text)?.[1]?.trim();
+  const label = TURN.exec(text.replace(STAMP, ''))?.[1]?.trim();
   if (!label) return false;
   if (ROLES.has(label.toLowerCase())) return true;
   const words = label.split(/\s+/);

@@ -239,9 +239,9 @@ export class FactRepo {
     return row ? { ...toFact(row), seq: row.seq } : null;
   }
 
-  /** Current facts whose text has a ": " within its first 41 characters (the dialogue turns among them, unfiltered). */
+  /** Current facts whose text has a ": " within its first 120 characters (the dialogue turns among them, unfiltered; a time stamp may come first). */
   turnCandidates(): { readonly seq: number; readonly text: string }[] {
-    return prep(this.db, "SELECT seq, text FROM facts WHERE valid_until IS NULL AND instr(substr(text, 1, 42), ': ') > 1").all() as { seq: number; text: string }[];
+    return prep(this.db, "SELECT seq, text FROM facts WHERE valid_until IS NULL AND instr(substr(text, 1, 120), ': ') > 1").all() as { seq: number; text: string }[];
   }
 
   /** Which of these ids the caller may see. */
