@@ -42,13 +42,23 @@ describe('fit to view', { timeout: 60_000 }, () => {
     await g.shot('fit-on-open');
   });
 
+  /**
+   * Pan as a script would (no pointer event), once the view's automatic fit while the layout spreads is
+   * over: a user's own drag or key ends it at once, a script's pan does not, and a late automatic fit
+   * would undo the pan (on a loaded machine the layout can spread for longer than the first test waits).
+   */
+  const panBy = async (dx: number, dy: number): Promise<void> => {
+    await until(() => g.page.evaluate(() => (globalThis as unknown as { __hybridGraph: { view: { fitPending?: boolean } } }).__hybridGraph.view.fitPending === true), (fitting) => !fitting, 'the automatic fit over', 20_000);
+    await g.page.evaluate(([x, y]) => (globalThis as unknown as { __hybridGraph: { view: { panBy(x: number, y: number): void } } }).__hybridGraph.view.panBy(x as number, y as number), [dx, dy]);
+  };
+
   it('the Fit control and the F key bring the graph back after the view was panned away', async () => {
     const box = await g.canvasBox();
-    await g.page.evaluate((dx) => (globalThis as unknown as { __hybridGraph: { view: { panBy(x: number, y: number): void } } }).__hybridGraph.view.panBy(dx, 0), box.width * 3);
+    await panBy(box.width * 3, 0);
     await until(outside, (ids) => ids.length === FACTS, 'every fact panned out of the canvas');
     await g.testId('fit-view').click();
     await until(outside, (ids) => ids.length === 0, 'every fact back inside after Fit');
-    await g.page.evaluate((dy) => (globalThis as unknown as { __hybridGraph: { view: { panBy(x: number, y: number): void } } }).__hybridGraph.view.panBy(0, dy), box.height * 3);
+    await panBy(0, box.height * 3);
     await until(outside, (ids) => ids.length === FACTS, 'every fact panned out again');
     await g.page.locator('body').press('f');
     await until(outside, (ids) => ids.length === 0, 'every fact back inside after F');
