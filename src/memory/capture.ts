@@ -55,8 +55,7 @@ const CHANGE = /\b(?:now|moved|moves|changed|switched|swapped|replaced|pushed|bu
 export const CHANGED = 0.5;
 
 /** The current fact a statement of change replaces: the one of `near` whose content words it holds most. */
-function changes(text: string, said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
-  if (!CHANGE.test(text)) return null;
+function changes(said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
   let best: { fact: Fact; share: number } | null = null;
   for (const fact of near) {
     const share = heldShare(contentStems(fact.text), said);
@@ -127,7 +126,7 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
     }
     return { action: 'strengthened', found, fact: same, replaces: null, reason: null };
   }
-  const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(found.text, stems, near.filter((f) => sameEntity(f.entity, found.entity)));
+  const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changing ? changes(stems, near.filter((f) => sameEntity(f.entity, found.entity))) : null;
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(
