@@ -4,7 +4,7 @@ import { isFactId, isLinkId, newFactId, newLinkId } from '../src/core/ids.js';
 import { contradiction, isStale, isWeakLink, reinforce, LINK_RULES } from '../src/core/rules.js';
 import { isVisible, scopeFor } from '../src/core/scope.js';
 import { HALF_LIFE_MS, isForgotten, recallBoost, recency, strength, STRENGTH } from '../src/core/strength.js';
-import { parseQuery, tokenize } from '../src/core/text.js';
+import { isLookupQuery, parseQuery, tokenize } from '../src/core/text.js';
 
 const DAY = 86_400_000;
 const base = { importance: 0.8, confidence: 0.9, decayClass: 'episodic' as const, pinned: false, recallCount: 0, updatedAt: 0, lastRecalledAt: null };
@@ -114,6 +114,11 @@ describe('query parsing', () => {
     ]);
     expect(parseQuery('*** "" ()')).toEqual([]);
     expect(parseQuery('x'.repeat(3) + ' ' + Array.from({ length: 40 }, (_, i) => `w${i}`).join(' '))).toHaveLength(16);
+  });
+  it('tells a lookup of an exact thing from a question', () => {
+    for (const q of ['hx-ch-1', 'port 8096', 'Redpoint', 'Crumb & Co Kirkgate interview', 'PRECONDITION_FAILED inequivalent arg x-queue-type', '10.20.1.14']) expect(isLookupQuery(q), q).toBe(true);
+    const questions = ['what listens on port 8081', 'Redpoint?', 'how can I sign into our DB machine', 'kubernetes pods keep restarting after the upgrade to 1.29 every night', '***'];
+    for (const q of questions) expect(isLookupQuery(q), q).toBe(false);
   });
   it('tokenizes like unicode61', () => {
     expect(tokenize("Naïve O'Brien—v2.1")).toEqual(['naive', 'o', 'brien', 'v2', '1']);

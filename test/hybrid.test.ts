@@ -81,11 +81,32 @@ describe('hybrid recall', () => {
     expect(first.degraded).toBe(true);
     expect(first.hits[0]?.fact.text).toContain('bastion.corp.test');
     expect(first.hits[0]?.why.vectorRank).toBeNull();
+    // What is embedded is the spec's query for the target (src/memory/credentials.ts), not the full-text one.
+    const { searchQuery } = await import('../src/core/auth/hint.js');
+    const vectorQuery = searchQuery({ target: q.target, kind: 'host', aliases: [] });
     const until = Date.now() + 20_000;
-    while (!svc.semanticLayer?.hasCachedQuery(q.query) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    while (!svc.semanticLayer?.hasCachedQuery(vectorQuery) && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+    expect(svc.semanticLayer?.hasCachedQuery(vectorQuery)).toBe(true);
     const second = await svc.credentialRecall(q, caller, { includeVault: true, vectorDeadlineMs: 1000 });
     expect(second.degraded).toBe(false);
     expect(second.hits[0]?.fact.text).toContain('bastion.corp.test');
+  });
+
+  it('ranks a lookup as full text does: what only the vector leg found comes after every word match', async () => {
+    const r = await svc.memoryRecall({ query: 'Kubernetes' });
+    expect(r.results[0]).toMatchObject({ fact: { text: texts[2] }, why: { ftsRank: 1 } });
+    const rest = r.results.slice(1);
+    expect(rest.length).toBeGreaterThan(0);
+    for (const x of rest) expect(x).toMatchObject({ score: 0, why: { ftsRank: null, fused: 0 } });
+    expect(rest.map((x) => x.why.vectorRank)).toEqual(rest.map((x) => x.why.vectorRank).sort((a, b) => (a ?? 0) - (b ?? 0)));
+    // Full text fills a one-result answer: the vector leg is not asked.
+    const one = await svc.memoryRecall({ query: 'Kubernetes', limit: 1 });
+    expect(one.results).toHaveLength(1);
+    expect(one.results[0]?.why).toMatchObject({ ftsRank: 1, vectorRank: null });
+    // A question with the same word is fused as usual.
+    const q = await svc.memoryRecall({ query: 'which version of Kubernetes does the staging cluster run?', limit: 1 });
+    expect(q.results[0]?.why.ftsRank).toBe(1);
+    expect(q.results[0]?.why.vectorRank).toBeGreaterThanOrEqual(1);
   });
 
   it('answers from full text, marked degraded, when the vector leg misses its deadline', async () => {

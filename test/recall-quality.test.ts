@@ -32,16 +32,23 @@ describe('recall quality on the labeled sets (test split)', { timeout: 300_000 }
   it('overall, hybrid is at least as good as its better leg (R@5, R@10, MRR), and at its measured level', () => {
     const [h, f, v] = [of('hybrid'), of('fulltext'), of('vector')];
     for (const k of [5, 10] as const) expect(h.recall[k]).toBeGreaterThanOrEqual(Math.max(f.recall[k], v.recall[k]));
-    // MRR ties full text on this split today (0.672 each): one query's rank is 1/179 of it, so allow that much.
-    expect(h.mrr).toBeGreaterThanOrEqual(Math.max(f.mrr, v.mrr) - 0.01);
-    // Measured when this test was written: R@5 0.791, MRR 0.672 (full text 0.764 / 0.672, vector 0.556 / 0.452).
+    expect(h.mrr).toBeGreaterThanOrEqual(Math.max(f.mrr, v.mrr));
+    // Measured last: R@5 0.791, MRR 0.690 (full text 0.764 / 0.672, vector 0.578 / 0.465).
     expect(h.recall[5]).toBeGreaterThanOrEqual(0.77);
-    expect(h.mrr).toBeGreaterThanOrEqual(0.66);
+    expect(h.mrr).toBeGreaterThanOrEqual(0.68);
   });
 
   it.each(['chat', 'agent', 'tech'] as const)('for %s memory, hybrid R@5 is not below its better leg', (kind) => {
     const keep = (o: QueryOutcome) => o.kind === kind;
     const [h, f, v] = [of('hybrid', keep), of('fulltext', keep), of('vector', keep)];
     expect(h.recall[5]).toBeGreaterThanOrEqual(Math.max(f.recall[5], v.recall[5]) - PER_KIND_SLACK);
+  });
+
+  it('keyword lookups rank as full text does (the vector leg cost them rank-1 hits)', () => {
+    const keep = (o: QueryOutcome) => o.query.type === 'keyword';
+    const [h, f] = [of('hybrid', keep), of('fulltext', keep)];
+    expect(h.n).toBeGreaterThanOrEqual(30);
+    expect(h.recall[5]).toBeGreaterThanOrEqual(f.recall[5]);
+    expect(h.mrr).toBeGreaterThanOrEqual(f.mrr);
   });
 });

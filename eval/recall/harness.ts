@@ -56,7 +56,7 @@ export interface QueryOutcome {
   readonly ranked: readonly string[];
   readonly ms: number;
   /** The legs as they came (ids with bm25 or similarity), for tuning fusion offline (hybrid rows only). */
-  readonly legs?: { readonly fts: readonly [string, number][]; readonly vec: readonly [string, number][] };
+  readonly legs?: { readonly fts: readonly [string, number][]; readonly vec: readonly [string, number][]; readonly mult: Readonly<Record<string, number>> };
 }
 
 export function loadSets(dir = SETS_DIR): LabeledSet[] {
@@ -138,8 +138,11 @@ export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev',
       if (withLegs) {
         const fts = (await plain.search({ query: q.query, limit: depth })).results.map((h): [string, number] => [byFact.get(h.fact.id) ?? h.fact.id, h.why.bm25 ?? 0]);
         const vec = (await hybrid.vectorSearch(q.query, undefined, depth)).map((h): [string, number] => [byFact.get(h.fact.id) ?? h.fact.id, h.similarity]);
+        // What multiplies each candidate's fused score (time in the query, strength), to replay fusion offline.
+        const deep = (await hybrid.search({ query: q.query, limit: 50 })).results;
+        const mult = Object.fromEntries(deep.filter((h) => h.why.fused > 0).map((h) => [byFact.get(h.fact.id) ?? h.fact.id, h.score / h.why.fused]));
         const row = out.findLast((o) => o.retriever === 'hybrid');
-        if (row) out[out.indexOf(row)] = { ...row, legs: { fts, vec } };
+        if (row) out[out.indexOf(row)] = { ...row, legs: { fts, vec, mult } };
       }
     }
     return out;

@@ -25,6 +25,20 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'where which who why will with would you your').split(' '),
 );
 
+/** A lookup is at most this many words. */
+const LOOKUP_MAX_WORDS = 8;
+
+/**
+ * Whether a query is a lookup of an exact thing rather than a question: no function words, no question
+ * mark, at most 8 words ("hx-ch-1", "PostgresWALArchiveFailing", "port 8096", "Redpoint", "Crumb & Co
+ * Kirkgate interview"). Recall ranks a lookup by its words alone (src/memory/recall.ts): on eval/recall's
+ * dev split every such query was a keyword query, and the vector leg only cost them rank-1 hits.
+ */
+export function isLookupQuery(input: string): boolean {
+  const words = tokenize(input);
+  return words.length > 0 && words.length <= LOOKUP_MAX_WORDS && !input.includes('?') && !words.some((w) => STOPWORDS.has(w));
+}
+
 /** One piece of a parsed search query. */
 export type QueryPart =
   | { readonly kind: 'term'; readonly term: string }

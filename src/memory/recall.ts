@@ -17,7 +17,7 @@ import { isDialogueTurn } from '../core/embed-text.js';
 import { newRecallEventId, type RecallEventId } from '../core/ids.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
-import { parseQuery } from '../core/text.js';
+import { isLookupQuery, parseQuery } from '../core/text.js';
 import { dateInText, timeCues, timeWeights } from '../core/time-cues.js';
 import type { Caller, Fact, RecallKind, RecallWhy } from '../core/types.js';
 import type { Ctx } from './context.js';
@@ -64,10 +64,14 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const v = visibility(caller);
   const depth = Math.min(100, i.limit * 3);
   // The vector leg goes at least NORM_DEPTH deep, whatever the limit: its scores are normalized over those.
-  const vectorLeg: Promise<VectorLeg> | null = options.semantic
-    ? options.semantic.search(i.query, Math.max(NORM_DEPTH, depth), { visibility: v, includeSuperseded: i.includeSuperseded, category: i.category }, options.vectorDeadlineMs)
-    : null;
+  const vectors = (): Promise<VectorLeg> | null =>
+    options.semantic ? options.semantic.search(i.query, Math.max(NORM_DEPTH, depth), { visibility: v, includeSuperseded: i.includeSuperseded, category: i.category }, options.vectorDeadlineMs) : null;
+  // A lookup ("hx-ch-1", "port 8096") ranks as full text does, and the vector leg only adds what full text
+  // missed: it is not asked at all when full text fills the answer.
+  const lookup = isLookupQuery(i.query);
+  let vectorLeg = lookup ? null : vectors();
   const fts = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded, category: i.category });
+  if (lookup && fts.length < i.limit) vectorLeg = vectors();
   const vec = vectorLeg ? await vectorLeg : null;
   const hits = vec?.hits ?? [];
   // A vector leg always returns k neighbours, however far: only those at least half as similar as the best
@@ -84,7 +88,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
     fts.map((h) => ({ item: h.fact, score: h.relevance })),
     vecLeg,
     (f) => f.id,
-    (f) => (isDialogueTurn(f.text) ? (options.turnVectorWeight ?? DEFAULT_TURN_VECTOR_WEIGHT) : (options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT)),
+    (f) => (lookup ? 0 : isDialogueTurn(f.text) ? (options.turnVectorWeight ?? DEFAULT_TURN_VECTOR_WEIGHT) : (options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT)),
     hits.map((h) => h.similarity),
   );
   const bm25 = new Map(fts.map((h) => [h.fact.id, h.relevance]));
