@@ -12,10 +12,12 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import type { Category } from '../../src/core/types.js';
 import { startSemantic } from '../../src/main.js';
 import { MemoryService } from '../../src/memory/service.js';
+import { STOPWORDS, tokenize } from '../../src/core/text.js';
+import Database from 'better-sqlite3';
 
 export const SETS_DIR = new URL('./sets/', import.meta.url).pathname;
 export const KS = [5, 10, 20] as const;
-export const RETRIEVERS = ['fulltext', 'vector', 'hybrid'] as const;
+export const RETRIEVERS = ['bm25', 'fulltext', 'vector', 'hybrid'] as const;
 export type Retriever = (typeof RETRIEVERS)[number];
 export const QUERY_TYPES = ['paraphrase', 'temporal', 'multi-hop', 'keyword', 'single-hop'] as const;
 export type QueryType = (typeof QUERY_TYPES)[number];
@@ -118,9 +120,34 @@ export async function loadSet(set: LabeledSet, userConfig: Record<string, unknow
   }
 }
 
-/** Run every query of `set` (of `splits`) through the three retrievers. */
+/**
+ * The baseline the issue compares with: plain SQLite FTS5 bm25 (porter stemming, unicode61), the query's
+ * words without stopwords OR-ed, over the same text, entity and tags the store indexes.
+ */
+export function plainBm25(set: LabeledSet): { search(query: string, limit: number): string[]; close(): void } {
+  const db = new Database(':memory:');
+  db.exec("CREATE VIRTUAL TABLE m USING fts5(id UNINDEXED, body, tokenize = 'porter unicode61 remove_diacritics 2')");
+  const insert = db.prepare('INSERT INTO m (id, body) VALUES (?, ?)');
+  for (const m of set.memories) {
+    const i = storeInput(set, m);
+    insert.run(m.id, [i.text, 'entity' in i ? i.entity : null, ...('tags' in i ? (i.tags ?? []) : [])].filter(Boolean).join(' '));
+  }
+  const select = db.prepare<[string, number], { id: string }>('SELECT id FROM m WHERE m MATCH ? ORDER BY bm25(m) LIMIT ?');
+  return {
+    search(query, limit) {
+      const words = tokenize(query);
+      const content = words.filter((w) => !STOPWORDS.has(w));
+      const terms = [...new Set(content.length > 0 ? content : words)];
+      return terms.length === 0 ? [] : select.all(terms.map((t) => `"${t}"`).join(' OR '), limit).map((r) => r.id);
+    },
+    close: () => db.close(),
+  };
+}
+
+/** Run every query of `set` (of `splits`) through the retrievers. */
 export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev', 'test'], limit = 20, withLegs = false, userConfig: Record<string, unknown> = {}): Promise<QueryOutcome[]> {
   const { hybrid, plain, byFact, close } = await loadSet(set, userConfig);
+  const bm25 = plainBm25(set);
   try {
     const out: QueryOutcome[] = [];
     const ids = (facts: readonly { id: string }[]) => facts.map((f) => byFact.get(f.id) ?? f.id);
@@ -135,6 +162,9 @@ export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev',
       await timed(q, 'hybrid', async () => (await hybrid.search({ query: q.query, limit })).results.map((h) => h.fact));
       await timed(q, 'fulltext', async () => (await plain.search({ query: q.query, limit })).results.map((h) => h.fact));
       await timed(q, 'vector', async () => (await hybrid.vectorSearch(q.query, undefined, limit)).map((h) => h.fact));
+      const t = performance.now();
+      const ranked = bm25.search(q.query, limit);
+      out.push({ set: set.name, kind: set.kind, query: q, retriever: 'bm25', ranked, ms: performance.now() - t });
       if (withLegs) {
         const fts = (await plain.search({ query: q.query, limit: depth })).results.map((h): [string, number] => [byFact.get(h.fact.id) ?? h.fact.id, h.why.bm25 ?? 0]);
         const vec = (await hybrid.vectorSearch(q.query, undefined, depth)).map((h): [string, number] => [byFact.get(h.fact.id) ?? h.fact.id, h.similarity]);
@@ -147,6 +177,7 @@ export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev',
     }
     return out;
   } finally {
+    bm25.close();
     await close();
   }
 }
