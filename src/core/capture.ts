@@ -25,7 +25,7 @@ import { redactSecrets, REDACTED } from './auth/redact.js';
 import { contentStems, stripInjected } from './relevant-block.js';
 import type { Category, DecayClass } from './types.js';
 
-const RULE_NAMES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
+export const RULE_NAMES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
 /** What found a fact: one of the rules, or the sentence classifier (`model`, src/core/capture-model.ts). */
 export const CAPTURE_RULES = [...RULE_NAMES, 'model'] as const;
 export type CaptureRule = (typeof CAPTURE_RULES)[number];
@@ -67,15 +67,15 @@ const RULES: readonly { rule: CaptureRule; re: RegExp; category: Category | null
 /** "<subject> is|runs on|... <value>" about a named thing. */
 const NAMED = /^(?:(?:my|our|the|his|her|their)\s+)?([\w][\w .'/-]{1,60}?)\s+(?:is|are|was|runs on|run on|lives (?:in|on|at)|listens on|is hosted on|is on|are on|sits on|points to|resolves to|uses|use|takes over|does|handles|owns|leads|covers|moved to|relocated to|replaced|took over from|goes to|go to|works (?:at|for|on)|is based in|is deployed (?:to|on)|is hosted (?:at|by)|is called|is named|belongs to|=)\s+(.{2,})$/i;
 /** A value or subject that names something: a host, IP, port, path, version, e-mail, a capitalised Name. */
-const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
+export const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
 /** Sentences that state nothing: questions, requests, hedges, hypotheticals, sarcasm. */
-const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s|(?:he|she|they|[A-Z][a-z]+|my \w+) (?:says|said|thinks|claims|reckons|believes|told me)|keeps? (?:dying|failing|crashing|breaking|getting|flapping))\b|[\u{1F643}\u{1F644}\u{1F612}\u{1F60F}]/iu;
+export const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s|(?:he|she|they|[A-Z][a-z]+|my \w+) (?:says|said|thinks|claims|reckons|believes|told me)|keeps? (?:dying|failing|crashing|breaking|getting|flapping))\b|[\u{1F643}\u{1F644}\u{1F612}\u{1F60F}]/iu;
 /** The user asks for it not to be kept ("don't write that anywhere", "off the record"). */
 const DO_NOT_KEEP = /\b(?:don'?t|dont|do not|never|no need to) (?:write|keep|store|save|note|record|remember|log|put) (?:that|this|it|them)(?: (?:down|anywhere|in|on)\b)?|\b(?:off the record|between us|don'?t (?:save|store) that)\b/i;
 /** The user says memory knows this already ("as you know ...", "like I said", "again, ...", "is still ...", "no change"). */
 export const RESTATES = /^(?:(?:ok(?:ay)?|so|and|but)\s+)?(?:as (?:you know|i said|i mentioned|mentioned|before)|like i (?:said|mentioned)|again\b|reminder\b|you know (?:that|the drill))|\b(?:like i said|as i said|as you know|you know the drill|as always|(?:is|are|'s|'re) still|no change)\b/i;
 /** Words that open a sentence without meaning ("ok so", "also", "btw", "no, ..."; never the "no" of "no emojis"). */
-const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no(?=\s*[,.!:-])|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
+export const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no(?=\s*[,.!:-])|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
 const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i;
 /** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
@@ -286,9 +286,9 @@ function namedFact(body: string, o: { entity: string | null; importance: number;
 }
 
 /** A request to the assistant, not a statement ("write ...", "can you ...", "draft ..."). */
-const IMPERATIVE = /^(?:can|could|would|will|pls|please|let'?s|write|draft|make|help|fix|show|give|tell|send|add|create|find|check|update|turn|scale|redo|list|look|pull|run|set up|setup|review|explain|summari[sz]e|translate|book|schedule|remind|ask|use|try|go|get|put|change|move|rewrite|tighten|clean|generate|plan)\b/i;
+export const IMPERATIVE = /^(?:can|could|would|will|pls|please|let'?s|write|draft|make|help|fix|show|give|tell|send|add|create|find|check|update|turn|scale|redo|list|look|pull|run|set up|setup|review|explain|summari[sz]e|translate|book|schedule|remind|ask|use|try|go|get|put|change|move|rewrite|tighten|clean|generate|plan)\b/i;
 /** Specific content: a Name after the first word, a date, a time, an amount, a code or id. */
-const SPECIFIC = /(?:^|\s)\S+\s+(?:[A-Z][\p{L}'-]+)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2}|\s?(?:am|pm))\b|[£$€]\s?\d|\b\d+\.\d+\b|\b\d[\d,.]*\s?(?:%|(?:k|m|gb|tb|kg|km|miles?|days?|weeks?|months?|hours?|mins?|minutes?|guests?|people|covers)\b)|\b[a-z]+[-_]\d+\b|\b\d[a-z]\b|\b[\w-]+\.(?:service|internal|lan|local|corp|com|io|dev)\b/u;
+export const SPECIFIC = /(?:^|\s)\S+\s+(?:[A-Z][\p{L}'-]+)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2}|\s?(?:am|pm))\b|[£$€]\s?\d|\b\d+\.\d+\b|\b\d[\d,.]*\s?(?:%|(?:k|m|gb|tb|kg|km|miles?|days?|weeks?|months?|hours?|mins?|minutes?|guests?|people|covers)\b)|\b[a-z]+[-_]\d+\b|\b\d[a-z]\b|\b[\w-]+\.(?:service|internal|lan|local|corp|com|io|dev)\b/u;
 /** A clause with a verb of state or change (what a fact about something says). */
 const STATE_VERB = /\b(?:stay|stays|run|see|sees|switched|is|are|was|were|'s|'re|has|have|had|gets|get|goes|go|moves|moved|starts|started|ends|ended|leaves|comes|runs|uses|owns|signed|hired|joined|left|set for|due|closes|closed|opens|costs|takes|lives|works|teaches|lands|flies|meets|needs|belongs)\b/i;
 
@@ -299,43 +299,6 @@ const STATE_VERB = /\b(?:stay|stays|run|see|sees|switched|is|are|was|were|'s|'re
 function declarative(body: string): CapturedFact | null {
   if (IMPERATIVE.test(body) || !SPECIFIC.test(body) || !STATE_VERB.test(body) || body.split(/\s+/).length < 4) return null;
   return namedFact(body, { entity: null, importance: 0.4, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' });
-}
-
-/** What the sentence classifier (src/core/capture-model.ts) reads besides the sentence's embedding. */
-export const CUE_NAMES = ['listed', 'question', 'not-a-statement', 'imperative', 'specific', 'named-thing', 'first-person', 'words', 'redacted', 'acknowledged', 'echoed', ...RULE_NAMES.map((r) => `rule:${r}`)] as const;
-
-/** The cues of one sentence, in CUE_NAMES order (0 or 1, words scaled to 0..2); `ruled` is what the rules found in it. */
-export function sentenceCues({ sentence, ruled, reply }: Candidate): number[] {
-  const body = sentence.text.replace(FILLER, '').trim();
-  const words = body.split(/\s+/).length;
-  const flags = [
-    sentence.listed,
-    /\?\s*$/.test(body),
-    NOT_A_STATEMENT.test(body),
-    IMPERATIVE.test(body),
-    SPECIFIC.test(body),
-    NAMED_THING.test(body),
-    /^(?:i|i'm|im|i've|i'd|we|we're|we've|my|our|us)\b/i.test(body),
-  ].map(Number);
-  return [...flags, Math.min(words / 20, 2), Number(ruled?.redacted ?? false), ...replyCues(body, reply), ...RULE_NAMES.map((r) => Number(ruled?.rule === r))];
-}
-
-/** The assistant took note of the turn ("Got it", "Noted", "I'll remember that"). */
-const ACKNOWLEDGED = /^\W*(?:got it|noted|will do|understood|sure thing|(?:ok(?:ay)?|sure|thanks)[,!.]?\s+(?:noted|got it|i'?ll remember)|i'?ll (?:remember|keep|note|make sure|keep in mind)|saved|good to know|thanks for (?:letting me know|the heads[- ]up)|remembered|i'?ve noted)/i;
-/** What makes a sentence's content its own: numbers, codes, Names. */
-const DISTINCT = /\b[\w.-]*\d[\w.-]*\b|(?<=\s)[A-Z][\p{L}'-]+/gu;
-
-/**
- * How the assistant answered the turn a sentence is in: it acknowledged it, and how much of the
- * sentence's specific content it wrote back into a long reply (a draft, a list: the sentence was the
- * task's material, not something to keep).
- */
-function replyCues(body: string, reply: string): [number, number] {
-  const ack = ACKNOWLEDGED.test(reply);
-  const own = [...new Set(body.match(DISTINCT) ?? [])];
-  if (ack || reply.length < 300 || own.length === 0) return [Number(ack), 0];
-  const lower = reply.toLowerCase();
-  return [0, own.filter((t) => lower.includes(t.toLowerCase())).length / own.length];
 }
 
 /** Share of `of`'s words that `other` holds. */
