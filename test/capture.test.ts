@@ -186,6 +186,21 @@ describe('the sentence classifier (real embedding worker, the shipped model)', (
     );
   });
 
+  it('keeps what one message says in a row as one fact, and what other messages say as their own', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    await startSemantic(svc, home.config, () => undefined, { maintain: false });
+    const r = await svc.capture(
+      [user('Our distributor for the spanish wines is Ole Imports. The rep is Nadia and she comes by the first monday of the month. can you draft the reorder email?'), user('I prefer tabs over spaces.')],
+      AGENT,
+      { dryRun: true },
+    );
+    expect(r.decisions.map((d) => d.found.text)).toEqual([
+      'Our distributor for the spanish wines is Ole Imports. The rep is Nadia and she comes by the first monday of the month.',
+      'I prefer tabs over spaces.',
+    ]);
+  });
+
   it('autoCapture.classifier off: the rules alone decide, and say so', async () => {
     home = tempHome({ autoCapture: { classifier: false } });
     ({ svc } = openService(home));

@@ -135,6 +135,11 @@ for (const [i, c] of conversations.entries()) scoreConversation(rulesScore, c, k
 console.log(`\nrules alone on dev: precision ${f3(precision(rulesScore))}, recall ${f3(recall(rulesScore))}\n`);
 console.log('leave-one-round-out (each round scored by a model fit on the others):\n');
 console.log('| lambda | pos. weight | threshold (ruled / plain) | precision | recall | F1 | secrets |\n|---|---|---|---|---|---|---|');
+/**
+ * Issue 19's goal is recall >= 0.7 on conversations nobody tuned on; a new writer's blind round has come out
+ * 0.07-0.08 below leave-one-round-out recall (round 9: 0.711 against 0.784), so the floor here is 0.78.
+ */
+const RECALL_FLOOR = 0.78;
 let best = { f1: -1, p: 0, lambda: 0, posWeight: 0, threshold: { ruled: 0.5, plain: 0.5 } as Thresholds };
 for (const setting of SETTINGS) {
   const scores = leaveOneRoundOut(setting, THRESHOLDS);
@@ -143,12 +148,13 @@ for (const setting of SETTINGS) {
     const p = precision(s);
     const r = recall(s);
     const f1 = (2 * p * r) / (p + r);
-    // Best F1; within 0.002 of it, the more precise (a fact kept wrongly costs more than one missed).
-    if (f1 > best.f1 + 0.002 || (f1 > best.f1 - 0.002 && p > best.p)) best = { f1, p, ...setting, threshold: t };
+    // The goal is precision at a recall floor: the most precise setting whose held-out recall keeps
+    // RECALL_FLOOR (a fact kept wrongly costs more than one missed); ties go to F1.
+    if (r >= RECALL_FLOOR && (p > best.p + 0.002 || (p > best.p - 0.002 && f1 > best.f1))) best = { f1, p, ...setting, threshold: t };
     console.log(`| ${setting.lambda} | ${setting.posWeight} | ${t.ruled} / ${t.plain} | ${f3(p)} | ${f3(r)} | ${f3(f1)} | ${s.secretsStored} |`);
   });
 }
-console.log(`\nbest by F1: lambda ${best.lambda}, positive weight ${best.posWeight}, threshold ${best.threshold.ruled} / ${best.threshold.plain} (F1 ${f3(best.f1)})`);
+console.log(`\nmost precise at recall >= ${RECALL_FLOOR}: lambda ${best.lambda}, positive weight ${best.posWeight}, threshold ${best.threshold.ruled} / ${best.threshold.plain} (precision ${f3(best.p)}, F1 ${f3(best.f1)})`);
 
 if (values.misses) console.log(`\n${(leaveOneRoundOut(best, [best.threshold])[0] as Score).misses.join('\n')}`);
 

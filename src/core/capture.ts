@@ -52,7 +52,7 @@ export interface CapturedFact {
 
 const NOT_STORED = '[not stored: ask the user]';
 const MIN_CHARS = 8;
-const MAX_FACT_CHARS = 500;
+export const MAX_FACT_CHARS = 500;
 
 const RULES: readonly { rule: CaptureRule; re: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
   { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
@@ -315,6 +315,8 @@ export interface Candidate {
   readonly ruled: CapturedFact | null;
   /** The assistant's answer to the turn the sentence is in ('' when none followed). */
   readonly reply: string;
+  /** The index of the turn the sentence is in. */
+  readonly turn: number;
 }
 
 /** Every sentence of a conversation's user turns (never tool or assistant text), with what the rules find in it. */
@@ -323,7 +325,7 @@ export function captureCandidates(turns: readonly CaptureTurn[], maxChars: numbe
     if (!/^(?:user|human|prompt)$/i.test(t.role)) return [];
     const next = turns.slice(i + 1).find((x) => !/^tool$/i.test(x.role));
     const reply = next && /^(?:assistant|ai|agent|model)$/i.test(next.role) ? next.content : '';
-    return userSentences(t.content, maxChars).map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed), reply }));
+    return userSentences(t.content, maxChars).map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed), reply, turn: i }));
   });
 }
 
