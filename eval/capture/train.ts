@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadUseLite } from '../../src/actors/embed/providers/use-lite.js';
-import { captureCandidates, keepFacts, type Candidate } from '../../src/core/capture.js';
+import { captureCandidates, ruledFacts, type Candidate } from '../../src/core/capture.js';
 import { CUE_NAMES, sentenceCues } from '../../src/core/capture-cues.js';
 import { candidateText, modelFacts, type CaptureModel } from '../../src/core/capture-model.js';
 import { emptyScore, f3, loadConversations, matches, precision, recall, scoreConversation, type Conversation, type Score } from './score.js';
@@ -131,7 +131,7 @@ function leaveOneRoundOut(setting: { lambda: number; posWeight: number }, thresh
 }
 
 const rulesScore = emptyScore();
-for (const [i, c] of conversations.entries()) scoreConversation(rulesScore, c, keepFacts((perConv[i] as Candidate[]).flatMap((x) => (x.ruled ? [x.ruled] : []))));
+for (const [i, c] of conversations.entries()) scoreConversation(rulesScore, c, ruledFacts(perConv[i] as Candidate[]));
 console.log(`\nrules alone on dev: precision ${f3(precision(rulesScore))}, recall ${f3(recall(rulesScore))}\n`);
 console.log('leave-one-round-out (each round scored by a model fit on the others):\n');
 console.log('| lambda | pos. weight | threshold (ruled / plain) | precision | recall | F1 | secrets |\n|---|---|---|---|---|---|---|');

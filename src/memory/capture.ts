@@ -5,7 +5,7 @@
  * again; a correction replaces the current fact it corrects (a new version, not a conflict). All of one
  * conversation is one transaction. `dryRun` decides everything and writes nothing.
  */
-import { captureCandidates, keepFacts, RESTATES, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { captureCandidates, RESTATES, ruledFacts, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
 import { contentStems } from '../core/relevant-block.js';
@@ -164,7 +164,7 @@ export interface SentenceEmbedder {
  */
 export async function findFacts(embedder: SentenceEmbedder | null, turns: readonly CaptureTurn[], o: Pick<CaptureOptions, 'maxChars' | 'classifier'>): Promise<{ found: CapturedFact[]; by: CaptureBy; reason: string | null }> {
   const candidates = captureCandidates(turns, o.maxChars);
-  const rules = (reason: string | null) => ({ found: keepFacts(candidates.flatMap((c) => (c.ruled ? [c.ruled] : []))), by: 'rules' as const, reason });
+  const rules = (reason: string | null) => ({ found: ruledFacts(candidates), by: 'rules' as const, reason });
   if (!o.classifier) return rules('autoCapture.classifier is off');
   if (!embedder) return rules('the embedding model is not running');
   if (!modelFits(CAPTURE_MODEL, embedder.info.modelId, embedder.info.dim)) return rules(`the classifier was trained for ${CAPTURE_MODEL.modelId}, not ${embedder.info.modelId}`);
