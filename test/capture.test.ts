@@ -5,7 +5,8 @@
  * and the configuration.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureFacts, captureSentence, plainFact } from '../src/core/capture.js';
+import { captureSentence, plainFact } from '../src/core/capture.js';
+import { captureFacts } from '../src/core/capture-keep.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { startSemantic } from '../src/main.js';
 import { MemoryError } from '../src/core/errors.js';

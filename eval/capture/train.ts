@@ -9,7 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadUseLite } from '../../src/actors/embed/providers/use-lite.js';
-import { captureCandidates, ruledFacts, type Candidate } from '../../src/core/capture.js';
+import { captureCandidates, type Candidate } from '../../src/core/capture.js';
+import { ruledFacts } from '../../src/core/capture-keep.js';
 import { CUE_NAMES, sentenceCues } from '../../src/core/capture-cues.js';
 import { candidateText, modelFacts, type CaptureModel } from '../../src/core/capture-model.js';
 import { emptyScore, f3, loadConversations, matches, precision, recall, scoreConversation, type Conversation, type Score } from './score.js';

@@ -7,7 +7,8 @@
  * split of eval/capture/sets; the weights (src/core/capture-weights.ts) belong to one embedding model and
  * are not used with any other: the rules alone decide then.
  */
-import { factsInRow, plainFact, type Candidate, type CapturedFact } from './capture.js';
+import { plainFact, type Candidate, type CapturedFact } from './capture.js';
+import { factsInRow } from './capture-keep.js';
 import { CUE_NAMES, sentenceCues } from './capture-cues.js';
 
 export interface CaptureModel {

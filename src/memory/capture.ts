@@ -5,7 +5,8 @@
  * again; a correction replaces the current fact it corrects (a new version, not a conflict). All of one
  * conversation is one transaction. `dryRun` decides everything and writes nothing.
  */
-import { captureCandidates, RESTATES, ruledFacts, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { captureCandidates, RESTATES, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { ruledFacts } from '../core/capture-keep.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
 import { contentStems } from '../core/relevant-block.js';

@@ -1,0 +1,69 @@
+/**
+ * Which of a conversation's kept sentences become which facts (auto-capture, issue 19): sentences said in a
+ * row that say one kind of thing join, repeats go, and a later correction replaces what it corrects.
+ */
+import { captureCandidates, MAX_FACT_CHARS, shareOf, type Candidate, type CapturedFact, type CaptureTurn } from './capture.js';
+import { contentStems } from './relevant-block.js';
+
+/** The chosen facts in order, without repeats; a correction later in the conversation replaces what it corrects ("tuesdays ... wait, thursdays"). */
+export function keepFacts(chosen: readonly CapturedFact[]): CapturedFact[] {
+  const out: CapturedFact[] = [];
+  const seen = new Set<string>();
+  for (const f of chosen) {
+    const key = f.text.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (f.corrects) {
+      const words = contentStems(f.text);
+      for (let i = out.length - 1; i >= 0; i--) if (shareOf(contentStems((out[i] as CapturedFact).text), words) >= 0.25) out.splice(i, 1);
+    }
+    out.push(f);
+  }
+  return out;
+}
+
+/**
+ * The facts kept from `candidates` (`pick` says which, and as what), in order, without repeats. Kept
+ * sentences that follow one another in one message and say one kind of thing (`oneThing`) are one fact ("Our distributor is Ole Imports. The rep
+ * is Nadia, she comes by the first Monday of the month."): what a person says in a row is usually one
+ * thing, and its second sentence often leans on the first ("it's port 8443 now", "the rate's 2.9%"). On the
+ * blind rounds of eval/capture this lifted the classifier's held-out precision 0.767 -> 0.824 at recall 0.775 -> 0.785 (the rules' 0.775 -> 0.804).
+ */
+export function factsInRow(candidates: readonly Candidate[], pick: (c: Candidate, i: number) => CapturedFact | null): CapturedFact[] {
+  const chosen: { fact: CapturedFact; at: number; turn: number }[] = [];
+  candidates.forEach((c, i) => {
+    const f = pick(c, i);
+    if (!f) return;
+    const last = chosen[chosen.length - 1];
+    if (last && last.at === i - 1 && last.turn === c.turn && last.fact.text.length + f.text.length < MAX_FACT_CHARS && oneThing(last.fact, f)) {
+      last.fact = joinFacts(last.fact, f);
+      last.at = i;
+    } else chosen.push({ fact: f, at: i, turn: c.turn });
+  });
+  return keepFacts(chosen.map((c) => c.fact));
+}
+
+/**
+ * Two kept sentences in a row are one thing when they are of one category, or when one of them is a
+ * sentence no rule fired on (it has no category of its own): "remember that staging is on db2. I prefer
+ * tabs" stays two facts.
+ */
+function oneThing(a: CapturedFact, b: CapturedFact): boolean {
+  return a.category === b.category || a.rule === 'model' || b.rule === 'model';
+}
+
+/** One fact of two said in a row: the first's rule, category and entity, both texts, the stronger settings. */
+function joinFacts(a: CapturedFact, b: CapturedFact): CapturedFact {
+  const text = `${a.text.replace(/[\s.;,]*$/, '.')} ${b.text}`;
+  return { ...a, text, tags: [...new Set([...a.tags, ...b.tags])], importance: Math.max(a.importance, b.importance), confidence: Math.min(a.confidence, b.confidence), corrects: a.corrects || b.corrects, redacted: a.redacted || b.redacted };
+}
+
+/** The facts the rules alone keep from a conversation's sentences. */
+export function ruledFacts(candidates: readonly Candidate[]): CapturedFact[] {
+  return factsInRow(candidates, (c) => c.ruled);
+}
+
+/** Every fact the rules find in a conversation's user turns, in order, without repeats. */
+export function captureFacts(turns: readonly CaptureTurn[], options: { maxChars: number }): CapturedFact[] {
+  return ruledFacts(captureCandidates(turns, options.maxChars));
+}
