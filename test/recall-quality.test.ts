@@ -23,15 +23,15 @@ describe('recall quality on the labeled sets (test split)', { timeout: 300_000 }
 
   const of = (retriever: Retriever, keep: (o: QueryOutcome) => boolean = () => true) => score(outcomes.filter((o) => o.retriever === retriever && keep(o)));
 
-  it('covers every test query of the six sets with every retriever (plain bm25, full text, vector, hybrid)', () => {
+  it('covers every test query of the sets with every retriever (plain bm25, full text, vector, hybrid)', () => {
     const queries = loadSets().flatMap((s) => s.queries.filter((q) => q.split === 'test'));
-    expect(queries.length).toBeGreaterThanOrEqual(170);
+    expect(queries.length).toBeGreaterThanOrEqual(230);
     expect(outcomes).toHaveLength(queries.length * RETRIEVERS.length);
   });
 
   it('the full-text leg alone is at least as good as plain SQLite FTS5 bm25 (R@5, MRR)', () => {
     const [f, b] = [of('fulltext'), of('bm25')];
-    // Measured last: full text 0.764 / 0.672, plain bm25 0.750 / 0.638.
+    // Measured last: full text 0.726 / 0.636, plain bm25 0.720 / 0.609.
     expect(f.recall[5]).toBeGreaterThanOrEqual(b.recall[5]);
     expect(f.mrr).toBeGreaterThanOrEqual(b.mrr);
   });
@@ -40,9 +40,9 @@ describe('recall quality on the labeled sets (test split)', { timeout: 300_000 }
     const [h, f, v] = [of('hybrid'), of('fulltext'), of('vector')];
     for (const k of [5, 10] as const) expect(h.recall[k]).toBeGreaterThanOrEqual(Math.max(f.recall[k], v.recall[k]));
     expect(h.mrr).toBeGreaterThanOrEqual(Math.max(f.mrr, v.mrr));
-    // Measured last: R@5 0.791, MRR 0.690 (full text 0.764 / 0.672, vector 0.578 / 0.465).
-    expect(h.recall[5]).toBeGreaterThanOrEqual(0.77);
-    expect(h.mrr).toBeGreaterThanOrEqual(0.68);
+    // Measured last (seven sets, 236 queries): R@5 0.758, MRR 0.649 (full text 0.726 / 0.636, vector 0.511 / 0.414).
+    expect(h.recall[5]).toBeGreaterThanOrEqual(0.74);
+    expect(h.mrr).toBeGreaterThanOrEqual(0.64);
   });
 
   it.each(['chat', 'agent', 'tech'] as const)('for %s memory, hybrid R@5 is not below its better leg', (kind) => {

@@ -9,13 +9,15 @@ import { fileURLToPath } from 'node:url';
 
 const VERBOSE = process.argv.includes('--verbose');
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const FILES = ['chat-1', 'chat-2', 'agent-1', 'agent-2', 'tech-1', 'tech-2'];
+const FILES = ['chat-1', 'chat-2', 'chat-3', 'agent-1', 'agent-2', 'tech-1', 'tech-2'];
 const KINDS = ['chat', 'agent', 'tech'];
 const TYPES = ['paraphrase', 'temporal', 'multi-hop', 'keyword', 'single-hop'];
 const SPLITS = ['dev', 'test'];
 const CATEGORIES = ['preference', 'decision', 'person', 'project', 'event', 'other'];
 const MEMORY_RANGE = { chat: [250, 320], agent: [180, 220], tech: [180, 220] };
 const QUERY_RANGE = [50, 60];
+// per-file overrides for the long benchmark-style chat set
+const FILE_RANGES = { 'chat-3': { memories: [450, 600], queries: [90, 130], sessions: [18, 22] } };
 const DATE_RANGE = [Date.parse('2025-01-01T00:00:00Z'), Date.parse('2027-01-01T00:00:00Z')];
 const STOP = new Set(('a an the and or but if of to in on at for from by with about as is are was were be been being do does did ' +
   'what which who whom whose when where why how that this these those it its i me my we our you your he him his she her they them their ' +
@@ -76,9 +78,11 @@ for (const name of FILES) {
     if (t < prevAt) err(f, `${where}: at ${m.at} earlier than the previous memory`);
     prevAt = t;
   }
-  const [lo, hi] = MEMORY_RANGE[doc.kind] ?? [0, Infinity];
+  const ranges = FILE_RANGES[name] ?? {};
+  const [lo, hi] = ranges.memories ?? MEMORY_RANGE[doc.kind] ?? [0, Infinity];
   if (doc.memories.length < lo || doc.memories.length > hi) warn(f, `${doc.memories.length} memories, expected ${lo}-${hi}`);
-  if (doc.kind === 'chat' && (sessionStart.size < 8 || sessionStart.size > 12)) warn(f, `${sessionStart.size} sessions, expected 8-12`);
+  const [slo, shi] = ranges.sessions ?? [8, 12];
+  if (doc.kind === 'chat' && (sessionStart.size < slo || sessionStart.size > shi)) warn(f, `${sessionStart.size} sessions, expected ${slo}-${shi}`);
 
   // document frequency of (stemmed) words, for the temporal distractor heuristic
   const df = new Map();
@@ -141,7 +145,8 @@ for (const name of FILES) {
     }
   }
   const nq = doc.queries.length;
-  if (nq < QUERY_RANGE[0] || nq > QUERY_RANGE[1]) warn(f, `${nq} queries, expected ${QUERY_RANGE[0]}-${QUERY_RANGE[1]}`);
+  const [qlo, qhi] = ranges.queries ?? QUERY_RANGE;
+  if (nq < qlo || nq > qhi) warn(f, `${nq} queries, expected ${qlo}-${qhi}`);
   for (const t of TYPES) {
     const { dev, test } = counts[t];
     if (dev + test === 0) warn(f, `no ${t} queries`);
