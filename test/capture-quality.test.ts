@@ -8,6 +8,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyScore, loadConversations, precision, recall, scoreConversation, type Conversation } from '../eval/capture/score.js';
 import type { Category } from '../src/core/types.js';
@@ -41,22 +42,29 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     expect(conversations.filter((c) => (c.secrets ?? []).length > 0).length).toBeGreaterThanOrEqual(90);
   });
 
-  it('no secret of any conversation is anywhere in the data dir (database, WAL, vector index, logs)', () => {
+  it('no secret of any conversation is anywhere in the data dir: not in its files, not in any row of the database', () => {
     // A secret that another conversation says in the open ("4471" is a code in one and a phone extension
-    // in another) cannot be told apart in the bytes; every other one must be absent.
+    // in another) cannot be told apart; every other one must be absent.
     const said = conversations.map((c) => c.turns.map((t) => t.content).join('\n'));
     const secrets = conversations.flatMap((c, i) => (c.secrets ?? []).filter((s) => s.length >= 4 && !said.some((text, j) => j !== i && text.includes(s))));
     expect(secrets.length).toBeGreaterThanOrEqual(120);
+    // Every row of every table, vectors aside (floats, and a vault's ciphertext, can hold any 4 bytes by chance).
+    const db = new Database(join(home.dir, 'memory.db'), { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('fact_vectors', 'vault')").pluck().all() as string[];
+    const rows = tables.flatMap((t) => db.prepare(`SELECT * FROM "${t}"`).raw().all() as unknown[][]).flat();
+    db.close();
+    const text = rows.map((v) => (typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('latin1') : '')).join('\n');
+    // The scan sees what was stored: a fact captured from the sets is there.
+    expect(text).toContain('the wedding at larkspur barn on sept 20');
+    expect(secrets.filter((s) => text.includes(s))).toEqual([]);
+    // In the files' bytes too, for secrets long enough not to turn up in binary data by chance.
     const files = readdirSync(home.dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
-    expect(files.some((f) => f.endsWith('.db'))).toBe(true);
     const bytes = files.map((f) => readFileSync(f).toString('latin1')).join('\n');
-    // The scan sees what was stored: a fact captured from the sets is there in plain text.
-    expect(bytes).toContain('the wedding at larkspur barn on sept 20');
-    expect(secrets.filter((s) => bytes.includes(s))).toEqual([]);
+    expect(secrets.filter((s) => s.length >= 8 && bytes.includes(s))).toEqual([]);
     expect(score.secretsStored).toBe(0);
   });
 
-  it('keeps its measured quality: precision >= 0.83, recall >= 0.79 (measured 0.861 / 0.822 in a dry run)', () => {
+  it('keeps its measured quality: precision >= 0.83, recall >= 0.79 (measured 0.867 / 0.825 in a dry run)', () => {
     expect(precision(score)).toBeGreaterThanOrEqual(0.83);
     expect(recall(score)).toBeGreaterThanOrEqual(0.79);
   });

@@ -145,6 +145,27 @@ describe('capture into the store', () => {
     expect(svc.getFact(closed.id).validUntil).toBeNull();
   });
 
+  it('a restatement is found whatever subject the sentence opens with, inside sentences said in a row, and as the reason for a request', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const grafana = svc.memoryStore({ text: 'Grafana is at grafana.ops.internal:3000.', entity: 'grafana', category: 'technical' }).fact;
+    const venue = svc.memoryStore({ text: 'Alvarez-Chen wedding venue is Fenwick Gardens', entity: 'alvarez-chen wedding' }).fact;
+    const allergy = svc.memoryStore({ text: 'Allergic to shellfish', entity: 'allergy' }).fact;
+    const decide = async (text: string) => (await svc.capture([user(text)], undefined, { dryRun: true })).decisions.map((d) => [d.action, d.fact?.id ?? null, d.found.text]);
+    // The sentence's subject ("reminder that grafana") holds the fact's entity ("grafana").
+    expect(await decide('reminder that grafana is at grafana.ops.internal:3000.')).toEqual([['strengthened', grafana.id, 'Reminder that grafana is at grafana.ops.internal:3000.']]);
+    // Said in a row: the restated sentence strengthens, the new one is stored.
+    expect(await decide('Venue is still Fenwick Gardens for Alvarez-Chen. The florist is Petal Theory, they do the flowers for the arch.')).toEqual([
+      ['strengthened', venue.id, 'Venue is still Fenwick Gardens for Alvarez-Chen.'],
+      ['stored', null, 'The florist is Petal Theory they do the flowers for the arch.'],
+    ]);
+    expect(await decide("I'm allergic to shellfish so flag anything that is mostly seafood.")).toEqual([['strengthened', allergy.id, expect.any(String)]]);
+    // A known fact followed by a change is not a restatement.
+    const rate = svc.memoryStore({ text: 'Initial assessments are 60 minutes', entity: 'assessments' }).fact;
+    expect((await decide('Initial assessments stay at 60 min, but follow ups are going to 45 min from april.')).map((d) => d[0])).not.toContain('strengthened');
+    expect(svc.getFact(rate.id).validUntil).toBeNull();
+  });
+
   it('dry run decides and writes nothing; minConfidence and categories filter; bad input is a typed error that writes nothing', async () => {
     home = tempHome({ autoCapture: { categories: ['preference'], minConfidence: 0.8 } });
     ({ svc } = openService(home));

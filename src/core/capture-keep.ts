@@ -52,10 +52,11 @@ function oneThing(a: CapturedFact, b: CapturedFact): boolean {
   return a.category === b.category || a.rule === 'model' || b.rule === 'model';
 }
 
-/** One fact of two said in a row: the first's rule, category and entity, both texts, the stronger settings. */
-function joinFacts(a: CapturedFact, b: CapturedFact): CapturedFact {
+/** One fact of sentences said in a row: the first's rule, category and entity, every text, the stronger settings, each sentence's own fact as a part. */
+export function joinFacts(a: CapturedFact, b: CapturedFact): CapturedFact {
   const text = `${a.text.replace(/[\s.;,]*$/, '.')} ${b.text}`;
-  return { ...a, text, tags: [...new Set([...a.tags, ...b.tags])], importance: Math.max(a.importance, b.importance), confidence: Math.min(a.confidence, b.confidence), corrects: a.corrects || b.corrects, redacted: a.redacted || b.redacted };
+  const parts = [...(a.parts ?? [a]), ...(b.parts ?? [b])];
+  return { ...a, text, parts, tags: [...new Set([...a.tags, ...b.tags])], importance: Math.max(a.importance, b.importance), confidence: Math.min(a.confidence, b.confidence), corrects: a.corrects || b.corrects, redacted: a.redacted || b.redacted };
 }
 
 /** The facts the rules alone keep from a conversation's sentences. */

@@ -48,6 +48,8 @@ export interface CapturedFact {
   readonly corrects: boolean;
   /** True when a secret-looking value was taken out of the sentence. */
   readonly redacted: boolean;
+  /** A fact of sentences said in a row (src/core/capture-keep.ts): each sentence's own fact, in order. */
+  readonly parts?: readonly CapturedFact[];
 }
 
 const NOT_STORED = '[not stored: ask the user]';

@@ -106,8 +106,8 @@ export function formatBlock(facts: readonly Pick<Fact, 'id' | 'text' | 'category
   return { text: [BLOCK_OPEN, HEADER, ...lines, BLOCK_CLOSE].join('\n'), used: lines.length };
 }
 
-/** Words of a request that say nothing about what it is about ("can you remind me what ..."). */
-const REQUEST_WORDS = new Set(['please', 'tell', 'remind', 'know', 'remember', 'again', 'just', 'also', 'any', 'some', 'about', 'now', 'still', 'should', 'need', 'want', 'like', 'get', 'got', 'use', 'using', 'one', 'thing', 'things']);
+/** Words of a request that say nothing about what it is about ("can you remind me what ..."), and what is left of a contraction ("I'm" -> i, m; "im", "dont" typed without the apostrophe). */
+const REQUEST_WORDS = new Set(['please', 'tell', 'remind', 'know', 'remember', 'again', 'just', 'also', 'any', 'some', 'about', 'now', 'still', 'should', 'need', 'want', 'like', 'get', 'got', 'use', 'using', 'one', 'thing', 'things', 'im', 'ive', 'youre', 'weve', 'thats', 'dont', 'm', 's', 't', 'd', 're', 've', 'll']);
 
 /** The content stems of a text (tokens without stopwords, Porter-stemmed). */
 export function contentStems(text: string): Set<string> {

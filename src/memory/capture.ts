@@ -6,7 +6,7 @@
  * conversation is one transaction. `dryRun` decides everything and writes nothing.
  */
 import { captureCandidates, RESTATES, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
-import { ruledFacts } from '../core/capture-keep.js';
+import { joinFacts, ruledFacts } from '../core/capture-keep.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
 import { contentStems } from '../core/relevant-block.js';
@@ -71,6 +71,9 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
   return subject.length === 0 || subject.some((w) => said.has(w));
 }
 
+/** Where a known fact given as a reason ends: "..., so ...", "... so ...", "... which means ...". */
+const LEAD_END = /,?\s+(?:so|which means|that means)\s+/i;
+
 /** A fact that adds nothing to a current one: most of its content words are the current fact's, and none it adds is a value. */
 export const CONTAINED = 0.75;
 function contained(said: ReadonlySet<string>, known: ReadonlySet<string>): boolean {
@@ -92,14 +95,69 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return union === 0 ? 0 : n / union;
 }
 
+/**
+ * Two facts are about one thing when either has no entity, or one entity's words hold the other's: the
+ * subject a sentence names ("reminder that grafana" -> `reminder-that-grafana`) is often a longer phrase
+ * than the entity a fact was stored with (`grafana`).
+ */
 function sameEntity(a: string | null, b: string | null): boolean {
-  return a === null || b === null || a.toLowerCase() === b.toLowerCase();
+  if (a === null || b === null || a.toLowerCase() === b.toLowerCase()) return true;
+  const [x, y] = [contentStems(a.replace(/[-_]/g, ' ')), contentStems(b.replace(/[-_]/g, ' '))];
+  return x.size > 0 && y.size > 0 && (shareOf(x, y) === 1 || shareOf(y, x) === 1);
 }
 
 /** The current facts the caller sees that share words with `text`, best first. */
 function neighbours(ctx: Ctx, text: string, caller: Caller): Fact[] {
   const parts = parseQuery(text);
   return parts.length === 0 ? [] : ctx.fts.search(parts, visibility(caller), { limit: 8 }).map((h) => h.fact);
+}
+
+/**
+ * The current fact `found` says again, if any: nearly the same words, nothing added to it, or said to be
+ * known already ("as you know ...") and mostly held. `near`: its neighbours, when already looked up.
+ */
+function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(ctx, found.text, caller)): Fact | null {
+  const stems = contentStems(found.text);
+  // A known fact given as the reason for a request ("I'm allergic to shellfish so flag anything with seafood").
+  const lead = contentStems(found.text.split(LEAD_END)[0] ?? '');
+  const restates = RESTATES.test(found.text);
+  const changing = found.corrects || CHANGE.test(found.text);
+  return (
+    near.find((f) => {
+      const held = contentStems(f.text);
+      // Said to be known ("is still", "as you know"): the words decide, whatever subject the sentence opens with.
+      if (restates && heldShare(held, stems) >= RESTATED) return true;
+      if (!changing && lead.size < stems.size && contained(lead, held)) return true;
+      return sameEntity(f.entity, found.entity) && (jaccard(stems, held) >= SAME_FACT || (!changing && contained(stems, held)));
+    }) ?? null
+  );
+}
+
+function strengthened(ctx: Ctx, found: CapturedFact, same: Fact, o: CaptureOptions): CaptureDecision {
+  if (!o.dryRun) {
+    const now = ctx.now();
+    ctx.facts.markRecalled([same.id], now);
+    const fresh = ctx.facts.get(same.id);
+    if (fresh) ctx.facts.setStrength(fresh.id, strength(fresh, now));
+  }
+  return { action: 'strengthened', found, fact: same, replaces: null, reason: null };
+}
+
+/**
+ * Sentences said in a row are one fact, unless some of them only say what memory knows ("Venue is still
+ * Fenwick Gardens. The florist is Petal Theory."): those strengthen the fact they restate, and the rest is
+ * decided as one fact.
+ */
+function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision[] {
+  const parts = found.parts ?? [];
+  const restated = parts.map((p) => known(ctx, p, caller));
+  if (!restated.some(Boolean)) return [decide(ctx, found, caller, o)];
+  const out = parts.flatMap((p, i) => {
+    const same = restated[i];
+    return same ? [strengthened(ctx, p, same, o)] : [];
+  });
+  const rest = parts.filter((_, i) => !restated[i]);
+  return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce(joinFacts), caller, o)];
 }
 
 function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision {
@@ -110,23 +168,9 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   if (findControl(found.text) || (found.entity !== null && findControl(found.entity))) return skip('it holds control characters');
   const stems = contentStems(found.text);
   const near = neighbours(ctx, found.text, caller);
-  // Said to be known already ("as you know ..."): a current fact it mostly holds is the one restated.
-  const restates = RESTATES.test(found.text);
   const changing = found.corrects || CHANGE.test(found.text);
-  const same = near.find((f) => {
-    if (!sameEntity(f.entity, found.entity)) return false;
-    const known = contentStems(f.text);
-    return jaccard(stems, known) >= SAME_FACT || (!changing && contained(stems, known)) || (restates && heldShare(known, stems) >= RESTATED);
-  });
-  const now = ctx.now();
-  if (same) {
-    if (!o.dryRun) {
-      ctx.facts.markRecalled([same.id], now);
-      const fresh = ctx.facts.get(same.id);
-      if (fresh) ctx.facts.setStrength(fresh.id, strength(fresh, now));
-    }
-    return { action: 'strengthened', found, fact: same, replaces: null, reason: null };
-  }
+  const same = known(ctx, found, caller, near);
+  if (same) return strengthened(ctx, found, same, o);
   const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changing ? changes(stems, near.filter((f) => sameEntity(f.entity, found.entity))) : null;
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
@@ -180,6 +224,6 @@ export async function findFacts(embedder: SentenceEmbedder | null, turns: readon
 /** Capture what was found in a conversation: each fact decided and (unless dryRun) written, all in one transaction. */
 export function captureConversation(ctx: Ctx, found: readonly CapturedFact[], caller: Caller, o: CaptureOptions): CaptureDecision[] {
   if (found.length === 0) return [];
-  if (o.dryRun) return found.map((f) => decide(ctx, f, caller, o));
-  return ctx.tx('auto-capture', () => found.map((f) => decide(ctx, f, caller, o)));
+  if (o.dryRun) return found.flatMap((f) => decideAll(ctx, f, caller, o));
+  return ctx.tx('auto-capture', () => found.flatMap((f) => decideAll(ctx, f, caller, o)));
 }
