@@ -56,7 +56,9 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     const text = rows.map((v) => (typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('latin1') : '')).join('\n');
     // The scan sees what was stored: a fact captured from the sets is there.
     expect(text).toContain('the wedding at larkspur barn on sept 20');
-    expect(secrets.filter((s) => text.includes(s))).toEqual([]);
+    // As a word of its own: "9914" inside an id or a time stamp ("fact_01KD...9914...", 1764175520123) is not it.
+    const standalone = (s: string) => new RegExp(`(?<![A-Za-z0-9])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`);
+    expect(secrets.filter((s) => standalone(s).test(text))).toEqual([]);
     // In the files' bytes too, for secrets long enough not to turn up in binary data by chance.
     const files = readdirSync(home.dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
     const bytes = files.map((f) => readFileSync(f).toString('latin1')).join('\n');
