@@ -137,10 +137,11 @@ console.log(`\nrules alone on dev: precision ${f3(precision(rulesScore))}, recal
 console.log('leave-one-round-out (each round scored by a model fit on the others):\n');
 console.log('| lambda | pos. weight | threshold (ruled / plain) | precision | recall | F1 | secrets |\n|---|---|---|---|---|---|---|');
 /**
- * Issue 19's goal is recall >= 0.7 on conversations nobody tuned on; a new writer's blind round has come out
- * 0.07-0.08 below leave-one-round-out recall (round 9: 0.711 against 0.784), so the floor here is 0.78.
+ * Issue 19's goal is recall >= 0.7 on conversations nobody tuned on. A new writer's blind round has come out
+ * both below and above leave-one-round-out recall (round 9: 0.711 against 0.784; round 10: 0.824 against
+ * 0.785), so the floor keeps a margin of 0.05 over the goal.
  */
-const RECALL_FLOOR = 0.78;
+const RECALL_FLOOR = 0.75;
 let best = { f1: -1, p: 0, lambda: 0, posWeight: 0, threshold: { ruled: 0.5, plain: 0.5 } as Thresholds };
 for (const setting of SETTINGS) {
   const scores = leaveOneRoundOut(setting, THRESHOLDS);
