@@ -66,7 +66,7 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     expect(score.secretsStored).toBe(0);
   });
 
-  it('keeps its measured quality: precision >= 0.85, recall >= 0.73 (measured 0.865 / 0.752 in a dry run over rounds 1-11, the weights fit on 1-10)', () => {
+  it('keeps its measured quality: precision >= 0.85, recall >= 0.73 (measured 0.861 / 0.783 in a dry run)', () => {
     expect(precision(score)).toBeGreaterThanOrEqual(0.85);
     expect(recall(score)).toBeGreaterThanOrEqual(0.73);
   });
