@@ -55,7 +55,7 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     db.close();
     const text = rows.map((v) => (typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('latin1') : '')).join('\n');
     // The scan sees what was stored: a fact captured from the sets is there.
-    expect(text).toContain('the wedding at larkspur barn on sept 20');
+    expect(text).toContain('prod deploys go out tuesdays and thursdays only');
     // As a word of its own: "9914" inside an id or a time stamp ("fact_01KD...9914...", 1764175520123) is not it.
     const standalone = (s: string) => new RegExp(`(?<![A-Za-z0-9])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`);
     expect(secrets.filter((s) => standalone(s).test(text))).toEqual([]);
@@ -66,8 +66,8 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     expect(score.secretsStored).toBe(0);
   });
 
-  it('keeps its measured quality: precision >= 0.85, recall >= 0.73 (measured 0.861 / 0.783 in a dry run)', () => {
-    expect(precision(score)).toBeGreaterThanOrEqual(0.85);
-    expect(recall(score)).toBeGreaterThanOrEqual(0.73);
+  it('keeps its measured quality: precision >= 0.87, recall >= 0.76 (measured 0.887 / 0.792 in a dry run)', () => {
+    expect(precision(score)).toBeGreaterThanOrEqual(0.87);
+    expect(recall(score)).toBeGreaterThanOrEqual(0.76);
   });
 });
