@@ -124,6 +124,8 @@ export function userSentences(text: string, maxChars: number): UserSentence[] {
     // A list under a line that introduces what to keep ("meeting outcomes:", "save this:"): each item is kept
     // as it stands (`listed`: the rules take it as a statement); the intro line itself is not.
     const bullet = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/.test(line);
+    // A line of code or a query pasted without a fence is the task's material, as a fenced block is.
+    if (looksLikeCode(line)) continue;
     if (!bullet) listing = /:\s*$/.test(line) && LIST_INTRO.test(line);
     if (listing && !bullet) continue;
     if (listing && bullet) {
@@ -153,6 +155,17 @@ export function userSentences(text: string, maxChars: number): UserSentence[] {
     }
   }
   return out;
+}
+
+/** A piece of code in a word: a call, a brace, a semicolon, an operator, a $variable. */
+const CODE_TOKEN = /[{};=<>|^]|::|->|:=|\w\(|\$[A-Za-z_]/;
+/** A query as written: "select ... from", "update ... set", "delete from ...". */
+const SQL = /^\s*(?:select\b.+\bfrom|insert into|update\s+\S+\s+set|delete from|with\s+\w+\s+as\s*\()\b/i;
+
+/** A line that is code rather than prose: a query, or a third of its words pieces of code. */
+export function looksLikeCode(line: string): boolean {
+  const words = line.trim().split(/\s+/);
+  return SQL.test(line) || (words.length > 0 && words.filter((w) => CODE_TOKEN.test(w)).length / words.length >= 1 / 3);
 }
 
 function category(text: string, fallback: Category | null): Category {
@@ -287,8 +300,8 @@ function namedFact(body: string, o: { entity: string | null; importance: number;
   return { rule: 'named-fact', text, category: category(body, null), tags: ['auto-capture', 'named-fact'], corrects: false, redacted, ...o };
 }
 
-/** A request to the assistant, not a statement ("write ...", "can you ...", "draft ..."). */
-export const IMPERATIVE = /^(?:can|could|would|will|pls|please|let'?s|write|draft|make|help|fix|show|give|tell|send|add|create|find|check|update|turn|scale|redo|list|look|pull|run|set up|setup|review|explain|summari[sz]e|translate|book|schedule|remind|ask|use|try|go|get|put|change|move|rewrite|tighten|clean|generate|plan)\b/i;
+/** A request to the assistant, not a statement ("write ...", "can you ...", "need a letter to ..."). */
+export const IMPERATIVE = /^(?:(?:(?:i|we) )?(?:need|want|wanna|would like|'d like) (?:a|an|some|help|you|to|the)\b|can|could|would|will|pls|please|let'?s|write|draft|make|help|fix|show|give|tell|send|add|create|find|check|update|turn|scale|redo|list|look|pull|run|set up|setup|review|explain|summari[sz]e|translate|book|schedule|remind|ask|use|try|go|get|put|change|move|rewrite|tighten|clean|generate|plan)\b/i;
 /** Specific content: a Name after the first word, a date, a time, an amount, a code or id. */
 export const SPECIFIC = /(?:^|\s)\S+\s+(?:[A-Z][\p{L}'-]+)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2}|\s?(?:am|pm))\b|[£$€]\s?\d|\b\d+\.\d+\b|\b\d[\d,.]*\s?(?:%|(?:k|m|gb|tb|kg|km|miles?|days?|weeks?|months?|hours?|mins?|minutes?|guests?|people|covers)\b)|\b[a-z]+[-_]\d+\b|\b\d[a-z]\b|\b[\w-]+\.(?:service|internal|lan|local|corp|com|io|dev)\b/u;
 /** A clause with a verb of state or change (what a fact about something says). */
