@@ -5,7 +5,7 @@
  * and the configuration.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureSentence, plainFact } from '../src/core/capture.js';
+import { captureSentence, looksLikeCode, plainFact } from '../src/core/capture.js';
 import { captureFacts } from '../src/core/capture-keep.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { startSemantic } from '../src/main.js';
@@ -63,6 +63,28 @@ describe('capture rules', () => {
     expect(facts[0]?.text).toBe('The deploy key for prod is [not stored: ask the user] and the db password is [not stored: ask the user]');
     expect(facts[0]?.redacted).toBe(true);
     expect(JSON.stringify(facts)).not.toMatch(/ghp_|Hunter2|old key|assistant|db9|code/);
+  });
+
+  it('never keeps code pasted without a fence or a request phrased as a need; keeps the fact said around them', () => {
+    const facts = captureFacts(
+      [
+        user(
+          [
+            'need a letter to the tenant at 212 harlow st, rent is 9 days late.',
+            'select c.id, count(o.id) from customers c join orders o on o.customer_id = c.id where o.total > 100',
+            'fn bump(&mut self, name: &str) {',
+            '    if let Some(e) = self.entries.get(name) {',
+            'DATABASE_HOST=db',
+            'our billing db is pg-billing-2.internal',
+          ].join('\n'),
+        ),
+      ],
+      { maxChars: 5000 },
+    );
+    expect(facts.map((f) => f.text)).toEqual(['Our billing db is pg-billing-2.internal']);
+    // Prose that names a piece of code is still prose.
+    expect(looksLikeCode('going forward always use form requests for validation, not inline $request->validate')).toBe(false);
+    expect(looksLikeCode('update orders set status = 1 where id = 7')).toBe(true);
   });
 });
 
