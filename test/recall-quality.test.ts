@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETRIEVERS, formatTable, loadSets, runSet, score, table, type QueryOutcome, type Retriever } from '../eval/recall/harness.js';
+import { versusBetterLeg } from '../eval/recall/paired.js';
 
 /** One query of ~60 in a kind moves R@5 by ~0.017: the per-kind comparison allows one query's worth. */
 const PER_KIND_SLACK = 0.02;
@@ -49,6 +50,15 @@ describe('recall quality on the labeled sets (test split)', { timeout: 300_000 }
     const keep = (o: QueryOutcome) => o.kind === kind;
     const [h, f, v] = [of('hybrid', keep), of('fulltext', keep), of('vector', keep)];
     expect(h.recall[5]).toBeGreaterThanOrEqual(Math.max(f.recall[5], v.recall[5]) - PER_KIND_SLACK);
+  });
+
+  it('in no group (kind of memory, query type) is hybrid worse than its better leg beyond the noise of its queries (R@5, MRR)', () => {
+    const rows = versusBetterLeg(outcomes);
+    expect(rows.length).toBeGreaterThanOrEqual(2 * 9);
+    // "worse": the 95% paired bootstrap interval of hybrid minus the leg lies wholly below 0.
+    expect(rows.filter((r) => r.high < 0).map((r) => `${r.group} ${r.metric}`)).toEqual([]);
+    // The interval is a real one: overall R@5 is better beyond noise (measured +0.032, +0.004 .. +0.063).
+    expect(rows.find((r) => r.group === 'all' && r.metric === 'R@5')?.low).toBeGreaterThan(0);
   });
 
   it('keyword lookups rank as full text does (the vector leg cost them rank-1 hits)', () => {
