@@ -40,7 +40,8 @@ export function loadConversations(splits: readonly string[]): Conversation[] {
   return readdirSync(DIR)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .flatMap((file) => (JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { conversations: Omit<Conversation, 'file'>[] }).conversations.map((c) => ({ ...c, file })))
+    // A conversation with nothing to keep may leave `keep` out.
+    .flatMap((file) => (JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { conversations: (Omit<Conversation, 'file' | 'keep'> & { keep?: Conversation['keep'] })[] }).conversations.map((c) => ({ ...c, keep: c.keep ?? [], file })))
     .filter((c) => splits.includes(c.split));
 }
 
