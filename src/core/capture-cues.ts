@@ -3,7 +3,7 @@
  * embedding: what the rules of src/core/capture.ts found in it, its form (question, request, list item,
  * first person), what is specific in it, and how the assistant answered the turn it is in.
  */
-import { FILLER, IMPERATIVE, NAMED_THING, NOT_A_STATEMENT, RULE_NAMES, SPECIFIC, type Candidate } from './capture.js';
+import { FILLER, IMPERATIVE, NAMED_THING, NOT_A_STATEMENT, RULE_NAMES, SPECIFIC, TROUBLE, type Candidate } from './capture.js';
 
 /** What the sentence classifier (src/core/capture-model.ts) reads besides the sentence's embedding. */
 export const CUE_NAMES = ['listed', 'question', 'not-a-statement', 'imperative', 'specific', 'named-thing', 'first-person', 'trouble', 'words', 'redacted', 'acknowledged', 'echoed', ...RULE_NAMES.map((r) => `rule:${r}`)] as const;
@@ -24,10 +24,6 @@ export function sentenceCues({ sentence, ruled, reply }: Candidate): number[] {
   ].map(Number);
   return [...flags, Math.min(words / 20, 2), Number(ruled?.redacted ?? false), ...replyCues(body, reply), ...RULE_NAMES.map((r) => Number(ruled?.rule === r))];
 }
-
-/** A report of something going wrong now ("lag is climbing", "keeps dropping bytes", "can't reach db"): the task, not a lasting fact. */
-const TROUBLE =
-  /\b(?:keeps?|kept) \w+ing\b|\b(?:is|are|was|were|been|started|starts|'s|'re) (?:throwing|dropping|climbing|growing|spiking|failing|erroring|crashing|timing out|paging|hanging|leaking|stuck)\b|\b(?:is|are|went|'s|'re) down\b|\b(?:can'?t|cant|won'?t|wont|doesn'?t|doesnt|isn'?t|isnt|aren'?t|not) (?:reach|connect|load|start|build|work|working|decrypt|showing|getting|loading)\b|\b(?:stopped working|errors?\b|failing|broken|crash(?:ed|es|ing)?|oomkilled|500s)/i;
 
 /** The assistant took note of the turn ("Got it", "Noted", "I'll remember that"). */
 const ACKNOWLEDGED = /^\W*(?:got it|noted|will do|understood|sure thing|(?:ok(?:ay)?|sure|thanks)[,!.]?\s+(?:noted|got it|i'?ll remember)|i'?ll (?:remember|keep|note|make sure|keep in mind)|saved|good to know|thanks for (?:letting me know|the heads[- ]up)|remembered|i'?ve noted)/i;
