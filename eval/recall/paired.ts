@@ -5,6 +5,7 @@
  * worth (0.02 to 0.2) when one rank changes, so "worse" is a difference whose whole interval is below 0;
  * one whose interval holds 0 is not told apart from noise by this many queries.
  */
+import { mulberry32 } from '../../test/support/prng.js';
 import { QUERY_TYPES, type QueryOutcome, type Retriever } from './harness.js';
 
 type Metric = 'R@5' | 'MRR';
@@ -16,18 +17,6 @@ function perQuery(o: QueryOutcome, metric: Metric): number {
   if (metric === 'R@5') return gold.filter((id) => o.ranked.slice(0, 5).includes(id)).length / gold.length;
   const first = o.ranked.findIndex((id) => gold.includes(id));
   return first < 0 ? 0 : 1 / (first + 1);
-}
-
-/** A small seeded generator (mulberry32), so that a run's intervals are the same every time. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface Paired {
@@ -45,7 +34,8 @@ export function bootstrap(diffs: readonly number[], resamples = 2000, seed = 18)
   const n = diffs.length;
   if (n === 0) return { mean: 0, low: 0, high: 0 };
   const mean = diffs.reduce((a, b) => a + b, 0) / n;
-  const next = random(seed);
+  // Seeded (test/support/prng.ts), so that a run's intervals are the same every time.
+  const next = mulberry32(seed);
   const means: number[] = [];
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
