@@ -155,8 +155,8 @@ console.log('leave-one-round-out (each round scored by a model fit on the others
 console.log('| lambda | pos. weight | threshold (ruled / named-fact / plain) | precision | recall | F1 | secrets |\n|---|---|---|---|---|---|---|');
 /**
  * Issue 19's goal is recall >= 0.7 on conversations nobody tuned on. A new writer's blind round has come out
- * both below and above leave-one-round-out recall (round 9: 0.711 against 0.784; round 10: 0.824 against
- * 0.785), so the floor keeps a margin of 0.05 over the goal.
+ * both below and above leave-one-round-out recall (round 9: 0.711 against 0.784; rounds 12-15: 0.82-0.85
+ * against 0.75-0.76; round 16: 0.679 against 0.750), so the floor keeps a margin of 0.05 over the goal.
  */
 const RECALL_FLOOR = 0.75;
 let best = { f1: -1, p: 0, lambda: 0, posWeight: 0, threshold: { ruled: 0.5, named: 0.5, plain: 0.5 } as Thresholds };
