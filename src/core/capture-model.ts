@@ -4,9 +4,10 @@
  * training sentences: "tonight", "again", "always" say what the embedding blurs) and the cues of
  * src/core/capture.ts (what the rules found, question, request, something specific, ...). It decides
  * which of the user's sentences are worth keeping: it can keep a sentence no rule fired on (a fact stated
- * without trigger words) and drop one a rule fired on (a request that looks like a preference). Trained by `npm run eval:capture:train -- --write` on the dev
- * split of eval/capture/sets; the weights (src/core/capture-weights.ts) belong to one embedding model and
- * are not used with any other: the rules alone decide then.
+ * without trigger words) and drop one a rule fired on (a request that looks like a preference). Trained
+ * by `npm run eval:capture:train -- --write` on the dev split of eval/capture/sets; the weights
+ * (src/core/capture-weights.ts) belong to one embedding model and are not used with any other: the rules
+ * alone decide then.
  */
 import { plainFact, type Candidate, type CapturedFact } from './capture.js';
 import { factsInRow } from './capture-keep.js';
