@@ -32,7 +32,7 @@ describe('recall quality on the labeled sets (test split)', { timeout: 300_000 }
 
   it('the full-text leg alone is at least as good as plain SQLite FTS5 bm25 (R@5, MRR)', () => {
     const [f, b] = [of('fulltext'), of('bm25')];
-    // Measured last: full text 0.726 / 0.636, plain bm25 0.720 / 0.609.
+    // Measured last (eight sets, 356 queries): full text 0.633 / 0.573, plain bm25 0.619 / 0.549.
     expect(f.recall[5]).toBeGreaterThanOrEqual(b.recall[5]);
     expect(f.mrr).toBeGreaterThanOrEqual(b.mrr);
   });
@@ -41,9 +41,9 @@ describe('recall quality on the labeled sets (test split)', { timeout: 300_000 }
     const [h, f, v] = [of('hybrid'), of('fulltext'), of('vector')];
     for (const k of [5, 10] as const) expect(h.recall[k]).toBeGreaterThanOrEqual(Math.max(f.recall[k], v.recall[k]));
     expect(h.mrr).toBeGreaterThanOrEqual(Math.max(f.mrr, v.mrr));
-    // Measured last (seven sets, 236 queries): R@5 0.758, MRR 0.649 (full text 0.726 / 0.636, vector 0.511 / 0.414).
-    expect(h.recall[5]).toBeGreaterThanOrEqual(0.74);
-    expect(h.mrr).toBeGreaterThanOrEqual(0.64);
+    // Measured last (eight sets, 356 queries): R@5 0.702, MRR 0.600 (full text 0.633 / 0.573, vector 0.501 / 0.407).
+    expect(h.recall[5]).toBeGreaterThanOrEqual(0.69);
+    expect(h.mrr).toBeGreaterThanOrEqual(0.59);
   });
 
   it.each(['chat', 'agent', 'tech'] as const)('for %s memory, hybrid R@5 is not below its better leg', (kind) => {
@@ -57,8 +57,20 @@ describe('recall quality on the labeled sets (test split)', { timeout: 300_000 }
     expect(rows.length).toBeGreaterThanOrEqual(2 * 9);
     // "worse": the 95% paired bootstrap interval of hybrid minus the leg lies wholly below 0.
     expect(rows.filter((r) => r.high < 0).map((r) => `${r.group} ${r.metric}`)).toEqual([]);
-    // The interval is a real one: overall R@5 is better beyond noise (measured +0.032, +0.004 .. +0.063).
+    // The interval is a real one: overall R@5 is better beyond noise (measured +0.068, +0.040 .. +0.097).
     expect(rows.find((r) => r.group === 'all' && r.metric === 'R@5')?.low).toBeGreaterThan(0);
+  });
+
+  it('on the held-out long chat (chat-4, written after the ranking was tuned), hybrid beats its better leg and holds its level', () => {
+    const keep = (o: QueryOutcome) => o.set === 'chat-4';
+    const h = of('hybrid', keep);
+    expect(h.n).toBeGreaterThanOrEqual(100);
+    const rows = versusBetterLeg(outcomes.filter(keep)).filter((r) => r.group === 'all');
+    // Measured when it was written: R@5 +0.108 over the vector leg (+0.028 .. +0.188), MRR +0.053 over full text.
+    expect(rows.map((r) => r.low > 0)).toEqual([true, true]);
+    // Measured: R@5 0.590, MRR 0.502 (full text 0.451 / 0.449, vector 0.482 / 0.395).
+    expect(h.recall[5]).toBeGreaterThanOrEqual(0.57);
+    expect(h.mrr).toBeGreaterThanOrEqual(0.48);
   });
 
   it('keyword lookups rank as full text does (the vector leg cost them rank-1 hits)', () => {
