@@ -44,6 +44,15 @@ describe('capture rules', () => {
       ['the wildcard cert renewal for the marlowlabs.dev domain is failing', null, null],
       ['orders-consumer lag is climbing, 48k on partition 3', null, null],
       ['our basic tune is $45 now, people keep asking', 'named-fact', 'Our basic tune is $45 now, people keep asking'],
+      // A routine, who or what is the user's, a standing rule: facts with nothing else specific in them.
+      ['we close the shop every sunday', 'named-fact', 'We close the shop every sunday'],
+      ['trash pickup is thursday mornings', 'named-fact', 'Trash pickup is thursday mornings'],
+      ['our volunteer coordinator is beverly hanlon', 'named-fact', 'Our volunteer coordinator is beverly hanlon'],
+      ["cc deshawn on anything customer facing, he's my office manager", 'named-fact', "Cc deshawn on anything customer facing, he's my office manager"],
+      ['all internal apps must use okta sso, no local accounts', 'named-fact', 'All internal apps must use okta sso, no local accounts'],
+      ['the test apk must be stale', null, null],
+      ['my laptop is so slow today', null, null],
+      ['can you make a weekly plan for me', null, null],
     ];
     for (const [sentence, rule, text] of cases) {
       const f = captureSentence(sentence);

@@ -316,15 +316,25 @@ function troubleNow(body: string): boolean {
 export const IMPERATIVE = /^(?:(?:(?:i|we) )?(?:need|want|wanna|would like|'d like) (?:a|an|some|help|you|to|the)\b|can|could|would|will|pls|please|let'?s|write|draft|make|help|fix|show|give|tell|send|add|create|find|check|update|turn|scale|redo|list|look|pull|run|set up|setup|review|explain|summari[sz]e|translate|book|schedule|remind|ask|use|try|go|get|put|change|move|rewrite|tighten|clean|generate|plan|shorten|lengthen|simplify|reword|rephrase|proofread|polish|outline|brainstorm|suggest|recommend|estimate|double[- ]check|remove|delete|swap|convert|compare|debug|refactor|optimi[sz]e|calculate|compute|sort|tweak|adjust|expand|condense|trim|highlight|attach|insert|append|rename|just say)\b/i;
 /** Specific content: a Name after the first word, a date, a time, an amount, a code or id. */
 export const SPECIFIC = /(?:^|\s)\S+\s+(?:[A-Z][\p{L}'-]+)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\b\d{1,2}(?::\d{2}|\s?(?:am|pm))\b|[£$€]\s?\d|\b\d+\.\d+\b|\b\d[\d,.]*\s?(?:%|(?:k|m|gb|tb|kg|km|miles?|days?|weeks?|months?|hours?|mins?|minutes?|guests?|people|covers)\b)|\b[a-z]+[-_]\d+\b|\b\d[a-z]\b|\b[\w-]+\.(?:service|internal|lan|local|corp|com|io|dev)\b/u;
+/** Something that recurs: "every sunday", "on tuesdays", "thursday mornings", "monthly" (a routine lasts). */
+const ROUTINE =
+  /\b(?:every (?:day|night|morning|evening|week(?:day|end)?|month|year|quarter|other|(?:mon|tues|wednes|thurs|fri|satur|sun)day|first|second|third|fourth|last|\d+)|(?:mon|tues|wednes|thurs|fri|satur|sun)days|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]* (?:mornings|nights|evenings|afternoons)|weekly|monthly|nightly|daily|biweekly|quarterly|annually|yearly|each (?:week|month|morning|night|year))\b/i;
+/** Who or what is the user's: "my accountant is ...", "our contact there is ...", "he's my office manager". */
+const OWN_THING = /\b(?:(?:he|she|they)(?:'s|'re| is| are) (?:my|our)\b|(?:my|our) (?:[a-z-]+ ){0,2}?(?:is|are|'s)\s+(?!not\b|so\b|too\b|like\b|only\b|just\b|still\b|down\b|broken\b|out\b|off\b|being\b|getting\b|showing\b|throwing\b)\w)/i;
+/** A standing rule: "every prod topic must have ...", "no exceptions", "we only ever ..." (not "it must be stale"). */
+const RULE_OF_OURS = /\bno exceptions\b|\bonly ever\b|\bmust (?!be\b|have been\b|'ve\b)\w/i;
 /** A clause with a verb of state or change (what a fact about something says). */
 const STATE_VERB = /\b(?:stay|stays|run|see|sees|switched|is|are|was|were|'s|'re|has|have|had|gets|get|goes|go|moves|moved|starts|started|ends|ended|leaves|comes|runs|uses|owns|signed|hired|joined|left|set for|due|closes|closed|opens|costs|takes|lives|works|teaches|lands|flies|meets|needs|belongs)\b/i;
 
 /**
- * The last rule: a plain statement with something specific in it ("the tech is Marco, he comes the first
- * tuesday of every month", "my defense is set for november 8th"): not a request, a question or a hedge.
+ * The last rule: a plain statement with something specific in it ("my defense is set for november 8th"),
+ * a routine ("we close the shop every sunday"), who or what is the user's ("our contact there is lena
+ * marsh") or a standing rule ("every prod topic must have replication factor 3"): not a request, a
+ * question or a hedge.
  */
 function declarative(body: string): CapturedFact | null {
-  if (IMPERATIVE.test(body) || !SPECIFIC.test(body) || !STATE_VERB.test(body) || body.split(/\s+/).length < 4) return null;
+  if (IMPERATIVE.test(body) || body.split(/\s+/).length < 4) return null;
+  if (!(SPECIFIC.test(body) && STATE_VERB.test(body)) && !ROUTINE.test(body) && !OWN_THING.test(body) && !RULE_OF_OURS.test(body)) return null;
   return namedFact(body, { entity: null, importance: 0.4, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' });
 }
 
