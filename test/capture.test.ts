@@ -51,6 +51,10 @@ describe('capture rules', () => {
       ["cc deshawn on anything customer facing, he's my office manager", 'named-fact', "Cc deshawn on anything customer facing, he's my office manager"],
       ['all internal apps must use okta sso, no local accounts', 'named-fact', 'All internal apps must use okta sso, no local accounts'],
       ['the test apk must be stale', null, null],
+      // Said of this moment only, with nothing lasting in it.
+      ["tonight's featured act is Marcus Bell doing 15 min at the end", null, null],
+      ['the walk-in cooler is at 41F right now', null, null],
+      ['Marcus Bell is our open mic host now, he took over yesterday', 'named-fact', 'Marcus Bell is our open mic host now, he took over yesterday'],
       ['my laptop is so slow today', null, null],
       ['can you make a weekly plan for me', null, null],
     ];

@@ -259,7 +259,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
     const { text, redacted } = factText(body);
     return { rule: 'preference', text, category: 'preference', entity: null, tags: ['auto-capture', 'preference'], importance: 0.6, decayClass: 'stable', confidence: 0.75, corrects: false, redacted };
   }
-  if (troubleNow(body)) return null;
+  if (onlyNow(body)) return null;
   const named = NAMED.exec(body);
   if (named && named[1] && named[2] && (NAMED_THING.test(named[1]) || NAMED_THING.test(named[2])) && !/^(?:it|this|that|there|here|he|she|they|which|what)$/i.test(named[1].trim())) {
     return namedFact(body, { entity: slug(named[1]), importance: 0.5, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' });
@@ -304,12 +304,14 @@ function namedFact(body: string, o: { entity: string | null; importance: number;
 /** A report of something going wrong now ("lag is climbing", "keeps OOMing", "can't reach db"): the task, not a lasting fact. */
 export const TROUBLE =
   /\b(?:keeps?|kept) \w+ing\b|\b(?:is|are|was|were|been|started|starts|'s|'re) (?:throwing|climbing|growing|spiking|failing|erroring|crashing|timing out|paging|hanging|leaking|stuck)\b|\b(?:is|are|went|'s|'re) down\b|\b(?:can'?t|cant|won'?t|wont|doesn'?t|doesnt|isn'?t|isnt|aren'?t|not) (?:reach|connect|load|start|build|work|working|decrypt|showing|getting|loading)\b|\b(?:stopped working|errors?\b|failing|broken|crash(?:ed|es|ing)?|oomkilled|500s)/i;
+/** Said of this moment only: "tonight's featured act is ...", "just had a ruff at the pond", "pitched it eight days ago". */
+const ONE_OFF = /\b(?:today|tonight|tomorrow|tmrw|yesterday|this (?:morning|afternoon|evening)|last night|just (?:had|got|saw|finished)|right now|at the moment|(?:days?|weeks?|hours?) ago)\b/i;
 /** What makes a sentence outlast the moment it reports ("people keep asking, so it's $45 now", "it runs on 192.168.1.40"). */
-const LASTING = /\b(?:always|never|every|everything|completely|going forward|from now on|permanent(?:ly)?|now|anymore|runs on|lives on|is on|all (?:my|our|the))\b|\d+\.\d+\.\d+\.\d+/i;
+const LASTING = /\b(?:always|never|every|everything|completely|going forward|from now on|permanent(?:ly)?|(?<!right )now|anymore|runs on|lives on|is on|all (?:my|our|the))\b|\d+\.\d+\.\d+\.\d+/i;
 
-/** Trouble reported now and nothing in the sentence that lasts: no fact of the named-fact rules, nor a plain one. */
-function troubleNow(body: string): boolean {
-  return TROUBLE.test(body) && !LASTING.test(body);
+/** Trouble reported now, or something of this moment only, and nothing in the sentence that lasts: no fact of the named-fact rules, nor a plain one. */
+function onlyNow(body: string): boolean {
+  return (TROUBLE.test(body) || ONE_OFF.test(body)) && !LASTING.test(body);
 }
 
 /** A request to the assistant, not a statement ("write ...", "can you ...", "need a letter to ..."). */
@@ -370,6 +372,6 @@ export function captureCandidates(turns: readonly CaptureTurn[], maxChars: numbe
 export function plainFact(sentence: UserSentence): CapturedFact | null {
   const body = sentence.text.replace(FILLER, '').trim();
   // What the rules never keep stays out whatever the classifier says: questions, requests, hedges, asides.
-  if (body.length < MIN_CHARS || body.split(/\s+/).length < 3 || DO_NOT_KEEP.test(body) || NOT_A_STATEMENT.test(body) || IMPERATIVE.test(body) || troubleNow(body)) return null;
+  if (body.length < MIN_CHARS || body.split(/\s+/).length < 3 || DO_NOT_KEEP.test(body) || NOT_A_STATEMENT.test(body) || IMPERATIVE.test(body) || onlyNow(body)) return null;
   return { ...namedFact(body, { entity: null, importance: 0.4, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' }), rule: 'model', tags: ['auto-capture', 'model'] };
 }
