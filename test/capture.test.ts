@@ -230,7 +230,7 @@ describe('the sentence classifier (real embedding worker, the shipped model)', (
     home?.cleanup();
   });
 
-  const said = user('the kids have swim lessons on tuesdays at 5 at the ymca. can you draft the email to the landlord? I prefer tabs over spaces. run the tests please. The weather is nice today.');
+  const said = user('we buy all our flour from the mill in hadley. can you draft the email to the landlord? I prefer tabs over spaces. run the tests please. The weather is nice today.');
 
   it('decides with the semantic layer running: keeps a fact stated without trigger words, drops requests and small talk', async () => {
     home = tempHome();
@@ -239,7 +239,7 @@ describe('the sentence classifier (real embedding worker, the shipped model)', (
     const r = await svc.capture([said], AGENT);
     expect({ by: r.by, reason: r.reason }).toEqual({ by: 'classifier', reason: null });
     expect(r.decisions.map((d) => [d.action, d.found.rule, d.found.text])).toEqual([
-      ['stored', 'model', 'The kids have swim lessons on tuesdays at 5 at the ymca.'],
+      ['stored', 'model', 'We buy all our flour from the mill in hadley.'],
       ['stored', 'preference', 'I prefer tabs over spaces.'],
     ]);
     expect(svc.listFacts({}, AGENT).map((f) => [f.source, f.tags])).toEqual(
