@@ -154,7 +154,8 @@ for (const name of FILES) {
   for (const t of TYPES) {
     const { dev, test } = counts[t];
     if (dev + test === 0) warn(f, `no ${t} queries`);
-    if (ranges.heldOut ? dev > 0 : Math.abs(dev - test) > 1) warn(f, `${t}: dev ${dev} vs test ${test} is unbalanced`);
+    if (ranges.heldOut && dev > 0) warn(f, `${t}: held out, yet ${dev} queries are dev`);
+    if (!ranges.heldOut && Math.abs(dev - test) > 1) warn(f, `${t}: dev ${dev} vs test ${test} is unbalanced`);
   }
   const days = new Set(doc.memories.map((m) => m.at?.slice(0, 7)));
   totalQueries += nq; totalMemories += doc.memories.length;
