@@ -53,13 +53,15 @@ export interface Score {
   keep: number;
   found: number;
   secretsStored: number;
+  /** False positives that are credential pointers (a secret masked out: "the admin pw is [not stored: ask the user]"). */
+  pointers: number;
   readonly byRule: Map<string, { captured: number; matched: number }>;
   readonly byKind: Map<string, { keep: number; found: number }>;
   readonly misses: string[];
 }
 
 export function emptyScore(): Score {
-  return { captured: 0, matched: 0, keep: 0, found: 0, secretsStored: 0, byRule: new Map(CAPTURE_RULES.map((r) => [r, { captured: 0, matched: 0 }])), byKind: new Map(), misses: [] };
+  return { captured: 0, matched: 0, keep: 0, found: 0, secretsStored: 0, pointers: 0, byRule: new Map(CAPTURE_RULES.map((r) => [r, { captured: 0, matched: 0 }])), byKind: new Map(), misses: [] };
 }
 
 /** Add one conversation's captured facts to a score. */
@@ -72,7 +74,10 @@ export function scoreConversation(s: Score, c: Conversation, facts: readonly Cap
     if (ok) {
       s.matched++;
       r.matched++;
-    } else s.misses.push(`${c.id} FP [${f.rule}] ${f.text}`);
+    } else {
+      s.misses.push(`${c.id} FP [${f.rule}] ${f.text}`);
+      if (f.redacted) s.pointers++;
+    }
     for (const secret of c.secrets ?? [])
       if (f.text.includes(secret)) {
         s.secretsStored++;
