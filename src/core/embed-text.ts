@@ -27,11 +27,16 @@ const NOTE_LABELS = new Set(
 const STAMP = /^(?:\[[^\]\n]{1,60}\]|\([^)\n]{1,60}\)|\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}:\d{2}\s*[ap]\.?m\.?(?: on \d{1,2} \p{L}+,? \d{4})?)\s*(?:[-–—|,]\s*)?/iu;
 
 export function isDialogueTurn(text: string): boolean {
+  return turnSpeaker(text) !== null;
+}
+
+/** Who speaks a dialogue turn ("Maya O'Brien", "user"), or null when the text is not one. */
+export function turnSpeaker(text: string): string | null {
   const label = TURN.exec(text.replace(STAMP, ''))?.[1]?.trim();
-  if (!label) return false;
-  if (ROLES.has(label.toLowerCase())) return true;
+  if (!label) return null;
+  if (ROLES.has(label.toLowerCase())) return label;
   const words = label.split(/\s+/);
-  return words.length <= 3 && words.every((w) => NAME_WORD.test(w)) && !(words.length === 1 && NOTE_LABELS.has(label.toLowerCase()));
+  return words.length <= 3 && words.every((w) => NAME_WORD.test(w)) && !(words.length === 1 && NOTE_LABELS.has(label.toLowerCase())) ? label : null;
 }
 
 /**

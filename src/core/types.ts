@@ -138,6 +138,11 @@ export interface RecallWhy {
   readonly similarity: number | null;
   /** The fused score in [0, 1]: normalized bm25 and similarity, weighted (search.vectorWeight). */
   readonly fused: number;
+  /**
+   * The dialogue turn this one follows, when its full-text score is carried from that turn's match (a reply
+   * to a matching question: src/core/turn-rank.ts); absent otherwise.
+   */
+  readonly replyTo?: FactId;
 }
 
 export interface FactScore extends Partial<RecallWhy> {

@@ -13,13 +13,14 @@
  */
 import { MemoryError } from '../core/errors.js';
 import { DEFAULT_TURN_VECTOR_WEIGHT, DEFAULT_VECTOR_WEIGHT, NORM_DEPTH, fuseScores } from '../core/fusion.js';
-import { isDialogueTurn } from '../core/embed-text.js';
+import { continuesTurn, isDialogueTurn, turnSpeaker } from '../core/embed-text.js';
+import { CARRY_DEPTH, carryToReplies, REPLY_CARRY, SPEAKER_NAMED_WEIGHT, speakerNamed } from '../core/turn-rank.js';
 import { newRecallEventId, type RecallEventId } from '../core/ids.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
-import { isLookupQuery, parseQuery } from '../core/text.js';
+import { isLookupQuery, parseQuery, tokenize } from '../core/text.js';
 import { dateInText, timeCues, timeWeights } from '../core/time-cues.js';
-import type { Caller, Fact, RecallKind, RecallWhy } from '../core/types.js';
+import type { Caller, Category, Fact, RecallKind, RecallWhy } from '../core/types.js';
 import type { Ctx } from './context.js';
 import { parse, recallSchema, type RecallInput } from './inputs.js';
 import { strengthenCoRecalled } from './links.js';
@@ -70,7 +71,9 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   // missed: it is not asked at all when full text fills the answer.
   const lookup = isLookupQuery(i.query);
   let vectorLeg = lookup ? null : vectors();
-  const fts = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded, category: i.category });
+  const found = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded, category: i.category });
+  // A reply carries its question's match (src/core/turn-rank.ts); a lookup ranks as full text does.
+  const fts = lookup ? found.map((h) => ({ item: h.fact, relevance: h.relevance, from: null })) : carryToReplies(found.map((h) => ({ item: h.fact, relevance: h.relevance })), (f) => f.id, followingTurns(ctx, i, found.slice(0, CARRY_DEPTH).map((h) => h.fact)), (f) => isDialogueTurn(f.text), (f) => f.text);
   if (lookup && fts.length < i.limit) vectorLeg = vectors();
   const vec = vectorLeg ? await vectorLeg : null;
   const hits = vec?.hits ?? [];
@@ -85,16 +88,19 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   });
   const now = ctx.now();
   const fused = fuseScores<Fact>(
-    fts.map((h) => ({ item: h.fact, score: h.relevance })),
+    fts.map((h) => ({ item: h.item, score: h.relevance })),
     vecLeg,
     (f) => f.id,
     (f) => (lookup ? 0 : isDialogueTurn(f.text) ? (options.turnVectorWeight ?? DEFAULT_TURN_VECTOR_WEIGHT) : (options.vectorWeight ?? DEFAULT_VECTOR_WEIGHT)),
     hits.map((h) => h.similarity),
   );
-  const bm25 = new Map(fts.map((h) => [h.fact.id, h.relevance]));
+  const bm25 = new Map(found.map((h) => [h.fact.id, h.relevance]));
+  const carried = new Map(fts.flatMap((h) => (h.from ? [[h.item.id, h.from.id] as const] : [])));
   // Time asked for ("in March 2025", "now", "the first time"): facts whose time fits gain.
   const cues = timeCues(i.query, now);
   const weights = cues.range || cues.prefer ? timeWeights(cues, fused.map((f) => factTime(f.item))) : null;
+  // A turn spoken by someone the query names counts for more (src/core/turn-rank.ts).
+  const named = new Set(tokenize(i.query));
   const ranked = fused
     .map((f, k) => {
       const why: RecallWhy = {
@@ -103,8 +109,10 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
         vectorRank: f.ranks[1],
         similarity: round(f.ranks[1] === null ? null : (vecLeg[f.ranks[1] - 1]?.score ?? null)),
         fused: round(f.fused) ?? 0,
+        ...(carried.has(f.item.id) ? { replyTo: carried.get(f.item.id) } : {}),
       };
-      const score = round(f.fused * (weights?.[k] ?? 1) * (0.85 + 0.15 * strength(f.item, now))) ?? 0;
+      const speaker = speakerNamed(named, turnSpeaker(f.item.text)) ? SPEAKER_NAMED_WEIGHT : 1;
+      const score = round(f.fused * speaker * (weights?.[k] ?? 1) * (0.85 + 0.15 * strength(f.item, now))) ?? 0;
       return { fact: f.item, score, why };
     })
     .sort((a, b) => b.score - a.score)
@@ -118,6 +126,27 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   // The record is written after the answer has left (src/memory/deferred.ts), not in its path.
   const recallId = results.length === 0 || options.record === false ? null : recordRecall(ctx, caller, { kind: 'memory_recall', query: i.query }, results, now, 'later');
   return { results, recallId, mode, degraded, reason };
+}
+
+/**
+ * The dialogue turns that follow a turn in its exchange (src/core/embed-text.ts continuesTurn), as many as
+ * REPLY_CARRY has shares: stored after it in the same scope, each within the window of the one before,
+ * current (unless superseded versions were asked for) and of the category asked for.
+ */
+function followingTurns(ctx: Ctx, i: { readonly includeSuperseded: boolean; readonly category?: Category | undefined }, turns: readonly Fact[]): (turn: Fact) => Fact[] {
+  const seqs = ctx.facts.seqsOf(turns.filter((f) => isDialogueTurn(f.text)).map((f) => f.id));
+  return (turn) => {
+    const seq = seqs.get(turn.id);
+    if (seq === undefined) return [];
+    const out: Fact[] = [];
+    let before: Fact = turn;
+    for (const next of ctx.facts.storedAfter({ seq, scope: turn.scope }, REPLY_CARRY.length)) {
+      if (!continuesTurn(next, before)) break;
+      before = next;
+      if ((i.includeSuperseded || next.validUntil === null) && (i.category === undefined || next.category === i.category)) out.push(next);
+    }
+    return out;
+  };
 }
 
 /** When a fact happened: the date its text opens with, else when it was stored. */

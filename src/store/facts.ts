@@ -231,12 +231,21 @@ export class FactRepo {
    * (`1`), looked for among the next 256 rows either way (a dialogue turn's neighbour is stored beside it).
    */
   storedBeside(f: { readonly seq: number; readonly scope: Fact['scope'] }, direction: -1 | 1): (Fact & { readonly seq: number }) | null {
+    return this.storedNear(f, direction, 1)[0] ?? null;
+  }
+
+  /** The `n` facts stored next after `seq` in the same scope, not deleted, in order (as storedBeside looks). */
+  storedAfter(f: { readonly seq: number; readonly scope: Fact['scope'] }, n: number): (Fact & { readonly seq: number })[] {
+    return this.storedNear(f, 1, n);
+  }
+
+  private storedNear(f: { readonly seq: number; readonly scope: Fact['scope'] }, direction: -1 | 1, n: number): (Fact & { readonly seq: number })[] {
     const sql =
       direction < 0
-        ? 'SELECT * FROM facts WHERE seq < ? AND seq >= ? - 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT 1'
-        : 'SELECT * FROM facts WHERE seq > ? AND seq <= ? + 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq LIMIT 1';
-    const row = prep(this.db, sql).get(f.seq, f.seq, f.scope.kind, f.scope.agentId, f.scope.sessionId) as FactRow | undefined;
-    return row ? { ...toFact(row), seq: row.seq } : null;
+        ? 'SELECT * FROM facts WHERE seq < ? AND seq >= ? - 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT ?'
+        : 'SELECT * FROM facts WHERE seq > ? AND seq <= ? + 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq LIMIT ?';
+    const rows = prep(this.db, sql).all(f.seq, f.seq, f.scope.kind, f.scope.agentId, f.scope.sessionId, n) as FactRow[];
+    return rows.map((row) => ({ ...toFact(row), seq: row.seq }));
   }
 
   /** Current facts whose text has a ": " within its first 120 characters (the dialogue turns among them, unfiltered; a time stamp may come first). */

@@ -92,7 +92,7 @@ export const ACCEPT_SUGGESTED = /* GraphQL */ `
 /** Why a recall returned what it did (a feed line clicked). */
 export const RECALL_DETAIL = /* GraphQL */ `
   query RecallDetail($id: ID!) {
-    recall(id: $id) { id kind query target excerpt createdAt scores { factId score ftsRank bm25 vectorRank similarity fused } }
+    recall(id: $id) { id kind query target excerpt createdAt scores { factId score ftsRank bm25 vectorRank similarity fused replyTo } }
   }`;
 
 /** What the feed and the graph read of one change: the same on open (the event log) and live. */

@@ -20,7 +20,7 @@ export interface WhyRecalled {
   /** A credential hint's turn excerpt: the failing lines and the command, secrets redacted. */
   excerpt: string | null;
   createdAt: number;
-  rows: { factId: string; label: string; score: number; ftsRank: number | null; bm25: number | null; vectorRank: number | null; similarity: number | null; fused: number | null }[];
+  rows: { factId: string; label: string; score: number; ftsRank: number | null; bm25: number | null; vectorRank: number | null; similarity: number | null; fused: number | null; replyTo?: string | null }[];
 }
 
 export interface FactDetail extends GNode {

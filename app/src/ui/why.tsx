@@ -49,7 +49,10 @@ export const Why = component$(({ ui, ctrl }: Props) => {
               <tr key={r.factId} data-testid="why-row" data-fact-id={r.factId}>
                 <td>{r.label}</td>
                 <td>{num(r.score)}</td>
-                <td data-testid="why-fts">{rank(r.ftsRank)}</td>
+                <td data-testid="why-fts">
+                  {rank(r.ftsRank)}
+                  {r.replyTo && <small title="a reply: it carries the full-text match of the turn it follows"> (reply)</small>}
+                </td>
                 <td data-testid="why-vector">
                   {rank(r.vectorRank)}
                   {r.similarity !== null && <small> ({num(r.similarity)})</small>}

@@ -101,8 +101,8 @@ type Episode { id: ID!, agentId: String, sessionId: String, title: String!, star
 
 type Conflict { id: ID!, newFact: Fact, oldFact: Fact, newFactId: ID!, oldFactId: ID!, status: ConflictStatus!, resolution: ConflictResolution, reason: String!, createdAt: Float!, resolvedAt: Float }
 
-"Why a fact was recalled: rank and score in each leg of hybrid search."
-type FactScore { factId: ID!, score: Float!, ftsRank: Int, bm25: Float, vectorRank: Int, similarity: Float, fused: Float }
+"Why a fact was recalled: rank and score in each leg of hybrid search; replyTo: the dialogue turn whose full-text match this reply carries."
+type FactScore { factId: ID!, score: Float!, ftsRank: Int, bm25: Float, vectorRank: Int, similarity: Float, fused: Float, replyTo: ID }
 
 type Caller { role: String!, agentId: String, sessionId: String }
 
