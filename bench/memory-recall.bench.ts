@@ -8,6 +8,9 @@
  *              links, episode) is queued and committed after the answer (src/memory/deferred.ts);
  *   recall+write  memoryRecall followed by committing its record inside the timed call: the cost the
  *              answer carried before the record moved off its path (the old path, for the ratio).
+ *   recall, turns  memoryRecall on a copy whose facts read as a conversation ("Hana: ...", a minute apart):
+ *              replies carry their question's match there (src/core/turn-rank.ts), which costs a read of
+ *              the turns after the best 20 hits and the facts of those kept.
  *
  * Between two calls the event loop turns once (outside the timed region), as it does between two requests
  * of a server, the MCP server or the gateway: that is where the queued records are committed. Each call is
@@ -17,7 +20,8 @@
  * os.tmpdir()); each run works on a copy. Run: node --import tsx bench/memory-recall.bench.ts
  * (MEMORY_RECALL_BENCH_FACTS, MEMORY_RECALL_BENCH_ROUNDS to change the size).
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,8 +35,15 @@ const ROUNDS = Number(process.env.MEMORY_RECALL_BENCH_ROUNDS ?? 10);
 const PER_ROUND = 100;
 const GOAL_P99_MS = 5;
 
-type Case = 'search' | 'recall' | 'recall+write';
-const CASES: readonly Case[] = ['search', 'recall', 'recall+write'];
+type Case = 'search' | 'recall' | 'recall+write' | 'recall, turns';
+const CASES: readonly Case[] = ['search', 'recall', 'recall+write', 'recall, turns'];
+
+/** The corpus as a conversation: two speakers taking turns a minute apart (the words indexed are the same). */
+function asTurns(path: string): void {
+  const db = new Database(path);
+  db.prepare("UPDATE facts SET text = CASE seq % 2 WHEN 0 THEN 'Hana: ' ELSE 'Callum: ' END || text, created_at = 1735689600000 + seq * 60000").run();
+  db.close();
+}
 
 const turn = (): Promise<void> => new Promise((done) => setImmediate(done));
 
@@ -50,6 +61,11 @@ export async function main(): Promise<void> {
     copyFileSync(source, join(dir, 'memory.db'));
     const env = { HYBRID_MEM_HOME: dir };
     const svc = MemoryService.open({ config: resolveConfig({}, { env }), env });
+    const turnsEnv = { HYBRID_MEM_HOME: join(dir, 'turns') };
+    mkdirSync(turnsEnv.HYBRID_MEM_HOME);
+    copyFileSync(source, join(turnsEnv.HYBRID_MEM_HOME, 'memory.db'));
+    asTurns(join(turnsEnv.HYBRID_MEM_HOME, 'memory.db'));
+    const turns = MemoryService.open({ config: resolveConfig({}, { env: turnsEnv }), env: turnsEnv });
     const texts = queries.map((q) => q.query);
     console.log(`\nmemory_recall bench: ${FACTS} facts (full text), ${texts.length} queries, ${ROUNDS} rounds x ${PER_ROUND} calls per case`);
     let i = 0;
@@ -63,9 +79,10 @@ export async function main(): Promise<void> {
     for (const q of texts) {
       await svc.search({ query: q });
       counted(await svc.memoryRecall({ query: q }));
+      await turns.memoryRecall({ query: q });
     }
     await turn();
-    const samples: Record<Case, number[]> = { search: [], recall: [], 'recall+write': [] };
+    const samples: Record<Case, number[]> = { search: [], recall: [], 'recall+write': [], 'recall, turns': [] };
     const call: Record<Case, (q: string) => Promise<unknown>> = {
       search: (q) => svc.search({ query: q }),
       recall: async (q) => counted(await svc.memoryRecall({ query: q })),
@@ -75,6 +92,7 @@ export async function main(): Promise<void> {
         void svc.db;
         return r;
       },
+      'recall, turns': (q) => turns.memoryRecall({ query: q }),
     };
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < CASES.length; k++) {
@@ -90,6 +108,7 @@ export async function main(): Promise<void> {
     }
     const recalls = svc.db.prepare('SELECT count(*) FROM recall_events').pluck().get() as number;
     await svc.close();
+    await turns.close();
     const base = stats(samples.search);
     const rows = CASES.map((c) => {
       const s = stats(samples[c]);
@@ -97,6 +116,7 @@ export async function main(): Promise<void> {
     });
     console.table(rows);
     const recall = stats(samples.recall);
+    console.log(`on turns: p50 ${stats(samples['recall, turns']).p50.toFixed(2)} ms, p99 ${stats(samples['recall, turns']).p99.toFixed(2)} ms (${(stats(samples['recall, turns']).p99 / recall.p99).toFixed(2)}x the p99 on notes)`);
     console.log(`memory_recall p99 ${recall.p99.toFixed(2)} ms (goal <= ${GOAL_P99_MS} ms: ${recall.p99 <= GOAL_P99_MS ? 'met' : 'NOT met'}); ` + `${recalls} recall events recorded of ${answered} recalls answered with results${recalls === answered ? ' (none lost)' : ': SOME LOST'}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

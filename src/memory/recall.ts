@@ -15,12 +15,13 @@ import { MemoryError } from '../core/errors.js';
 import { DEFAULT_TURN_VECTOR_WEIGHT, DEFAULT_VECTOR_WEIGHT, NORM_DEPTH, fuseScores } from '../core/fusion.js';
 import { continuesTurn, isDialogueTurn, turnSpeaker } from '../core/embed-text.js';
 import { CARRY_DEPTH, carryToReplies, REPLY_CARRY, SPEAKER_NAMED_WEIGHT, speakerNamed } from '../core/turn-rank.js';
-import { newRecallEventId, type RecallEventId } from '../core/ids.js';
+import { newRecallEventId, type FactId, type RecallEventId } from '../core/ids.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { isLookupQuery, parseQuery, tokenize } from '../core/text.js';
 import { dateInText, timeCues, timeWeights } from '../core/time-cues.js';
 import type { Caller, Category, Fact, RecallKind, RecallWhy } from '../core/types.js';
+import type { FtsHit } from '../store/search.js';
 import type { Ctx } from './context.js';
 import { parse, recallSchema, type RecallInput } from './inputs.js';
 import { strengthenCoRecalled } from './links.js';
@@ -73,7 +74,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   let vectorLeg = lookup ? null : vectors();
   const found = ctx.fts.search(parts, v, { limit: depth, includeSuperseded: i.includeSuperseded, category: i.category });
   // A reply carries its question's match (src/core/turn-rank.ts); a lookup ranks as full text does.
-  const fts = lookup ? found.map((h) => ({ item: h.fact, relevance: h.relevance, from: null })) : carryToReplies(found.map((h) => ({ item: h.fact, relevance: h.relevance })), (f) => f.id, followingTurns(ctx, i, found.slice(0, CARRY_DEPTH).map((h) => h.fact)), (f) => isDialogueTurn(f.text), (f) => f.text);
+  const fts = fullTextLeg(ctx, found, i, depth, lookup);
   if (lookup && fts.length < i.limit) vectorLeg = vectors();
   const vec = vectorLeg ? await vectorLeg : null;
   const hits = vec?.hits ?? [];
@@ -128,25 +129,43 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   return { results, recallId, mode, degraded, reason };
 }
 
+/** A candidate of the full-text leg: a fact it found, or a turn that follows one (read lightly, fetched if kept). */
+type Turn = { readonly id: FactId; readonly text: string; readonly createdAt: number; readonly seq?: number; readonly fact?: Fact };
+
 /**
- * The dialogue turns that follow a turn in its exchange (src/core/embed-text.ts continuesTurn), as many as
- * REPLY_CARRY has shares: stored after it in the same scope, each within the window of the one before,
- * current (unless superseded versions were asked for) and of the category asked for.
+ * The full-text leg as fusion takes it: a lookup's hits as they came; otherwise with replies carried
+ * (src/core/turn-rank.ts), cut back to the leg's depth, and only the replies kept fetched whole.
  */
-function followingTurns(ctx: Ctx, i: { readonly includeSuperseded: boolean; readonly category?: Category | undefined }, turns: readonly Fact[]): (turn: Fact) => Fact[] {
-  const seqs = ctx.facts.seqsOf(turns.filter((f) => isDialogueTurn(f.text)).map((f) => f.id));
-  return (turn) => {
-    const seq = seqs.get(turn.id);
-    if (seq === undefined) return [];
-    const out: Fact[] = [];
-    let before: Fact = turn;
-    for (const next of ctx.facts.storedAfter({ seq, scope: turn.scope }, REPLY_CARRY.length)) {
+function fullTextLeg(ctx: Ctx, found: readonly FtsHit[], i: { readonly includeSuperseded: boolean; readonly category?: Category | undefined }, depth: number, lookup: boolean): { item: Fact; relevance: number; from: Fact | null }[] {
+  if (lookup) return found.map((h) => ({ item: h.fact, relevance: h.relevance, from: null }));
+  const sources = found.slice(0, CARRY_DEPTH).map((h) => h.fact).filter((f) => isDialogueTurn(f.text));
+  const after = ctx.facts.storedAfter(sources.map((f) => f.id), REPLY_CARRY.length);
+  // The dialogue turns that follow a turn in its exchange (continuesTurn): stored after it in the same
+  // scope, each within the window of the one before, current unless superseded versions were asked for,
+  // and of the category asked for.
+  const following = (turn: Turn): Turn[] => {
+    const out: Turn[] = [];
+    let before: Turn = turn;
+    for (const next of after.get(turn.id) ?? []) {
       if (!continuesTurn(next, before)) break;
       before = next;
       if ((i.includeSuperseded || next.validUntil === null) && (i.category === undefined || next.category === i.category)) out.push(next);
     }
     return out;
   };
+  const carried = carryToReplies<Turn>(
+    found.map((h) => ({ item: { ...h.fact, fact: h.fact }, relevance: h.relevance })),
+    (t) => t.id,
+    following,
+    (t) => isDialogueTurn(t.text),
+    (t) => t.text,
+  ).slice(0, Math.max(depth, found.length));
+  const fetched = new Map(ctx.facts.bySeqs(carried.flatMap((c) => (c.item.fact || c.item.seq === undefined ? [] : [c.item.seq]))).map(({ seq: _, ...f }) => [f.id, f as Fact]));
+  const fact = (t: Turn): Fact | undefined => t.fact ?? fetched.get(t.id);
+  return carried.flatMap((c) => {
+    const item = fact(c.item);
+    return item ? [{ item, relevance: c.relevance, from: c.from ? (fact(c.from) ?? null) : null }] : [];
+  });
 }
 
 /** When a fact happened: the date its text opens with, else when it was stored. */

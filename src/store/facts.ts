@@ -31,6 +31,16 @@ export interface FactFilter {
 
 export const MAX_PAGE = 1000;
 
+/** A fact as turnsAfter reads it. */
+export interface StoredTurn {
+  readonly seq: number;
+  readonly id: FactId;
+  readonly text: string;
+  readonly createdAt: number;
+  readonly validUntil: number | null;
+  readonly category: Category;
+}
+
 export class FactRepo {
   private readonly insertStmt: Statement;
   private readonly byIdStmt: Statement;
@@ -231,21 +241,32 @@ export class FactRepo {
    * (`1`), looked for among the next 256 rows either way (a dialogue turn's neighbour is stored beside it).
    */
   storedBeside(f: { readonly seq: number; readonly scope: Fact['scope'] }, direction: -1 | 1): (Fact & { readonly seq: number }) | null {
-    return this.storedNear(f, direction, 1)[0] ?? null;
-  }
-
-  /** The `n` facts stored next after `seq` in the same scope, not deleted, in order (as storedBeside looks). */
-  storedAfter(f: { readonly seq: number; readonly scope: Fact['scope'] }, n: number): (Fact & { readonly seq: number })[] {
-    return this.storedNear(f, 1, n);
-  }
-
-  private storedNear(f: { readonly seq: number; readonly scope: Fact['scope'] }, direction: -1 | 1, n: number): (Fact & { readonly seq: number })[] {
     const sql =
       direction < 0
-        ? 'SELECT * FROM facts WHERE seq < ? AND seq >= ? - 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT ?'
-        : 'SELECT * FROM facts WHERE seq > ? AND seq <= ? + 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq LIMIT ?';
-    const rows = prep(this.db, sql).all(f.seq, f.seq, f.scope.kind, f.scope.agentId, f.scope.sessionId, n) as FactRow[];
-    return rows.map((row) => ({ ...toFact(row), seq: row.seq }));
+        ? 'SELECT * FROM facts WHERE seq < ? AND seq >= ? - 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT 1'
+        : 'SELECT * FROM facts WHERE seq > ? AND seq <= ? + 256 AND scope_kind = ? AND scope_agent IS ? AND scope_session IS ? AND deleted_at IS NULL ORDER BY seq LIMIT 1';
+    const row = prep(this.db, sql).get(f.seq, f.seq, f.scope.kind, f.scope.agentId, f.scope.sessionId) as FactRow | undefined;
+    return row ? { ...toFact(row), seq: row.seq } : null;
+  }
+
+  /**
+   * For each of these facts, the `n` facts stored next after it in the same scope, not deleted, in order
+   * (looked for as storedBeside looks), with only what tells whether they continue a dialogue turn: one
+   * cheap read for recall's replies (src/memory/recall.ts), which fetches whole facts only for those it keeps.
+   */
+  storedAfter(ids: readonly string[], n: number): Map<string, StoredTurn[]> {
+    const sql = `SELECT s.id AS after, t.seq, t.id, t.text, t.created_at AS createdAt, t.valid_until AS validUntil, t.category
+      FROM facts s JOIN facts t ON t.seq IN (SELECT f.seq FROM facts f WHERE f.seq > s.seq AND f.seq <= s.seq + 256 AND f.scope_kind = s.scope_kind
+        AND f.scope_agent IS s.scope_agent AND f.scope_session IS s.scope_session AND f.deleted_at IS NULL ORDER BY f.seq LIMIT ?)
+      WHERE s.id IN (SELECT value FROM json_each(?)) ORDER BY s.id, t.seq`;
+    const out = new Map<string, StoredTurn[]>();
+    if (ids.length === 0) return out;
+    for (const { after, ...turn } of prep(this.db, sql).all(n, JSON.stringify(ids)) as (StoredTurn & { after: string })[]) {
+      const list = out.get(after) ?? [];
+      list.push(turn);
+      out.set(after, list);
+    }
+    return out;
   }
 
   /** Current facts whose text has a ": " within its first 120 characters (the dialogue turns among them, unfiltered; a time stamp may come first). */
