@@ -205,6 +205,26 @@ describe('capture into the store', () => {
     expect(svc.getFact(rate.id).validUntil).toBeNull();
   });
 
+  it('said as usual ("like always"), a fact strengthens the one it restates, and what it adds is stored too; facts about the "user" are matched by their words', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const water = svc.memoryStore({ text: 'Does a 30% water change on the reef tank every Saturday' }).fact;
+    const runs = svc.memoryStore({ text: 'Long runs are on Sunday mornings' }).fact;
+    const tree = svc.memoryStore({ text: 'User keeps the family tree on Ancestry.com' }).fact;
+    const decide = async (text: string) => (await svc.capture([user(text)], undefined, { dryRun: true })).decisions.map((d) => [d.action, d.replaces?.id ?? d.fact?.id ?? null]);
+    // Nothing new: strengthened only.
+    expect(await decide('We do the reef tank water change every saturday like always.')).toEqual([['strengthened', water.id]]);
+    // Something new: the known fact is strengthened and the sentence stored.
+    expect(await decide('I do long runs on sunday mornings as usual, always with the Harriers club from the boathouse.')).toEqual([
+      ['strengthened', runs.id],
+      ['stored', null],
+    ]);
+    // A change said "as usual" is still a change, not a restatement.
+    expect((await decide('Long runs moved to saturday mornings, same as before the marathon block.')).map((d) => d[0])).not.toContain('strengthened');
+    // "User keeps ..." and "I've moved the family tree ...": "user" stands between them no more.
+    expect(await decide("I've moved the whole family tree off Ancestry and into Gramps on my own laptop.")).toEqual([['superseded', tree.id]]);
+  });
+
   it('dry run decides and writes nothing; minConfidence and categories filter; bad input is a typed error that writes nothing', async () => {
     home = tempHome({ autoCapture: { categories: ['preference'], minConfidence: 0.8 } });
     ({ svc } = openService(home));

@@ -9,7 +9,7 @@ import { captureCandidates, RESTATES, shareOf, type CapturedFact, type CaptureTu
 import { joinFacts, ruledFacts } from '../core/capture-keep.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
-import { contentStems } from '../core/relevant-block.js';
+import { contentStems as stemsOf } from '../core/relevant-block.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { parseQuery } from '../core/text.js';
@@ -43,6 +43,17 @@ export interface CaptureDecision {
   readonly reason: string | null;
 }
 
+/**
+ * The content stems memory compares facts by. "User" is not one: a fact an agent stored about the user
+ * says "User keeps the family tree on Ancestry", while the user says "I've moved the family tree off
+ * Ancestry", so the word would only stand between a statement and the fact it restates or changes.
+ */
+function contentStems(text: string): Set<string> {
+  const out = stemsOf(text);
+  out.delete('user');
+  return out;
+}
+
 /** Word overlap (Jaccard of content stems) at which a current fact says the same thing. */
 export const SAME_FACT = 0.8;
 /** A correction replaces the current fact that shares at least this share of its content words. */
@@ -65,9 +76,12 @@ function changes(said: ReadonlySet<string>, near: readonly Fact[]): Fact | null 
   return best?.fact ?? null;
 }
 
-/** The statement names what the fact is about: a word of its entity, or else its first content word. */
+/**
+ * The statement names what the fact is about: a word of its entity, or else its first content word (the
+ * first two of a fact about the "User": "User keeps the family tree ..." is about keeping the family tree).
+ */
 function names(fact: Fact, said: ReadonlySet<string>): boolean {
-  const subject = fact.entity ? [...contentStems(fact.entity)] : [...contentStems(fact.text)].slice(0, 1);
+  const subject = fact.entity ? [...contentStems(fact.entity)] : [...contentStems(fact.text)].slice(0, /^user\b/i.test(fact.text) ? 2 : 1);
   return subject.length === 0 || subject.some((w) => said.has(w));
 }
 
@@ -133,6 +147,28 @@ function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(
   );
 }
 
+/** Said as usual ("like always", "as usual", "still"): the sentence says a current fact again, perhaps with more. */
+const AS_USUAL = /\b(?:like always|as always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still)\b/i;
+
+/** Content words a restatement must add to a fact it says again to be stored as well (new information). */
+export const ADDS = 2;
+
+/**
+ * The current fact a sentence said as usual restates, not a change ("I edit in Lightroom Classic like
+ * always, turnaround is 6 weeks"): one whose content words it holds (RESTATED); `adds` when it says
+ * ADDS or more content words the fact does not, so it is stored too, and the known fact strengthened.
+ */
+function restatedIn(ctx: Ctx, found: CapturedFact, caller: Caller): { fact: Fact; adds: boolean } | null {
+  // Said to be known in so many words ("as you know", "is still") is known() and decide()'s: strengthened only.
+  if (!AS_USUAL.test(found.text) || RESTATES.test(found.text) || found.corrects || CHANGE.test(found.text)) return null;
+  const stems = contentStems(found.text);
+  for (const f of neighbours(ctx, found.text, caller)) {
+    const held = contentStems(f.text);
+    if (heldShare(held, stems) >= RESTATED) return { fact: f, adds: [...stems].filter((w) => !held.has(w)).length >= ADDS };
+  }
+  return null;
+}
+
 function strengthened(ctx: Ctx, found: CapturedFact, same: Fact, o: CaptureOptions): CaptureDecision {
   if (!o.dryRun) {
     const now = ctx.now();
@@ -150,6 +186,8 @@ function strengthened(ctx: Ctx, found: CapturedFact, same: Fact, o: CaptureOptio
  */
 function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision[] {
   const parts = found.parts ?? [];
+  const again = parts.length > 1 ? null : restatedIn(ctx, found, caller);
+  if (again) return [strengthened(ctx, found, again.fact, o), ...(again.adds ? [decide(ctx, found, caller, o, again.fact)] : [])];
   const restated = parts.map((p) => known(ctx, p, caller));
   if (!restated.some(Boolean)) return [decide(ctx, found, caller, o)];
   const out = parts.flatMap((p, i) => {
@@ -160,7 +198,8 @@ function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOpti
   return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce(joinFacts), caller, o)];
 }
 
-function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision {
+/** `restated`: a fact the sentence says again and was strengthened for; what it adds is stored, not that again. */
+function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions, restated?: Fact): CaptureDecision {
   const skip = (reason: string): CaptureDecision => ({ action: 'skipped', found, fact: null, replaces: null, reason });
   if (found.confidence < o.minConfidence) return skip(`confidence ${found.confidence} is below autoCapture.minConfidence`);
   if (o.categories && !o.categories.includes(found.category)) return skip(`category ${found.category} is not in autoCapture.categories`);
@@ -170,7 +209,7 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   const near = neighbours(ctx, found.text, caller);
   const changing = found.corrects || CHANGE.test(found.text);
   const same = known(ctx, found, caller, near);
-  if (same) return strengthened(ctx, found, same, o);
+  if (same && same.id !== restated?.id) return strengthened(ctx, found, same, o);
   const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changing ? changes(stems, near.filter((f) => sameEntity(f.entity, found.entity))) : null;
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
