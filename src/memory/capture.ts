@@ -148,7 +148,7 @@ function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(
 }
 
 /** Said as usual ("like always", "as usual", "still"): the sentence says a current fact again, perhaps with more. */
-const AS_USUAL = /\b(?:like always|as always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still)\b/i;
+const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still)\b/i;
 
 /** Content words a restatement must add to a fact it says again to be stored as well (new information). */
 export const ADDS = 2;
