@@ -57,6 +57,11 @@ describe('capture rules', () => {
       ['Marcus Bell is our open mic host now, he took over yesterday', 'named-fact', 'Marcus Bell is our open mic host now, he took over yesterday'],
       ['my laptop is so slow today', null, null],
       ['can you make a weekly plan for me', null, null],
+      // Where a credential lives, with no value in the sentence.
+      ["I moved the key into a .env file that's gitignored", 'named-fact', "I moved the key into a .env file that's gitignored"],
+      ['normally those live in the GitLab CI/CD variables for the infra repo', 'named-fact', 'Normally those live in the GitLab CI/CD variables for the infra repo'],
+      ['store it as the DEPLOY_KEY repository secret', 'named-fact', 'Store it as the DEPLOY_KEY repository secret'],
+      ['the spare key goes under the mat', null, null],
     ];
     for (const [sentence, rule, text] of cases) {
       const f = captureSentence(sentence);
