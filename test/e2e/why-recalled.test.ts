@@ -2,7 +2,8 @@
  * Why was this recalled? (issue 21, item 4) in Chromium: a recall's line in the feed, clicked, opens a
  * panel with the query and, for every fact the recall returned, its full-text rank, vector rank,
  * similarity and fused score (the `why` the service recorded); the panel closes again. A credential
- * hint's panel shows the part of the turn that showed the failure, with its secrets redacted.
+ * hint's panel shows the part of the turn that showed the failure, with its secrets redacted. A dialogue
+ * turn recalled for the match of the question it answers is marked as a reply.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,5 +69,20 @@ describe('why was this recalled', { timeout: 60_000 }, () => {
     expect(text).toContain('Permission denied (publickey,password)');
     expect(text).not.toContain(secret);
     await g.shot('why-recalled-credential-hint');
+    await g.testId('why-close').click();
+  });
+
+  it('a reply recalled for its question\'s match is marked as a reply', async () => {
+    const question = d.svc.memoryStore({ text: 'Oskar: Which ferry did you get over to Arran?' }).fact;
+    const reply = d.svc.memoryStore({ text: 'Nadia: The early one, it was freezing on deck.' }).fact;
+    const r = await d.svc.memoryRecall({ query: 'which ferry to Arran' });
+    expect(r.results.find((h) => h.fact.id === reply.id)?.why.replyTo).toBe(question.id);
+    const line = g.page.locator('[data-testid=feed-line][data-kind=RECALL]', { hasText: 'which ferry to Arran' }).first();
+    await poll(() => line.count()).toBe(1);
+    await line.click();
+    const row = (id: string) => g.page.locator(`[data-testid=why-row][data-fact-id="${id}"] [data-testid=why-fts]`);
+    await poll(() => row(reply.id).count()).toBe(1);
+    expect(await row(reply.id).textContent()).toContain('(reply)');
+    expect(await row(question.id).textContent()).not.toContain('(reply)');
   });
 });
