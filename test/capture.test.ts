@@ -230,6 +230,16 @@ describe('capture into the store', () => {
     expect(await decide("I've moved the whole family tree off Ancestry and into Gramps on my own laptop.")).toEqual([['superseded', tree.id]]);
   });
 
+  it('where a credential lives is kept as a credential fact, which the auth-failure hint finds for its host', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const { decisions } = await svc.capture([user('The deploy key for ci-07.internal is stored in 1Password under "ci deploy", ask me if it is not there.')]);
+    expect(decisions.map((d) => [d.action, d.found.rule, d.found.category, [...d.found.tags]])).toEqual([['stored', 'named-fact', 'technical', ['auto-capture', 'named-fact', 'credential']]]);
+    const q = { target: 'ci-07.internal', aliases: [], query: 'ci-07.internal credential password token key auth' };
+    const found = await svc.credentialRecall(q, { role: 'specialist', agentId: null, sessionId: null }, { includeVault: false, vectorDeadlineMs: 0 });
+    expect(found.hits.map((h) => h.fact.id)).toEqual([decisions[0]?.fact?.id]);
+  });
+
   it('dry run decides and writes nothing; minConfidence and categories filter; bad input is a typed error that writes nothing', async () => {
     home = tempHome({ autoCapture: { categories: ['preference'], minConfidence: 0.8 } });
     ({ svc } = openService(home));

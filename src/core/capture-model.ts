@@ -65,6 +65,8 @@ export function candidateText(c: Candidate): string {
 export function modelFacts(model: CaptureModel, candidates: readonly Candidate[], vectors: readonly Float32Array[]): CapturedFact[] {
   return factsInRow(candidates, (c, i) => {
     const v = vectors[i];
+    // Where a credential lives is kept whatever the classifier says: issue 19 asks for exactly that fact.
+    if (c.ruled?.tags.includes('credential')) return c.ruled;
     if (!v || keepProbability(model, sentenceCues(c), v, candidateText(c)) < threshold(model, c)) return null;
     return c.ruled ?? plainFact(c.sentence);
   });

@@ -233,6 +233,8 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
   if (listed) return listedItem(sentence);
   const body = sentence.replace(FILLER, '').trim();
   if (body.length < MIN_CHARS || DO_NOT_KEEP.test(body) || (NOT_A_STATEMENT.test(body) && !STOP_REQUEST.test(body))) return null;
+  // Where a credential lives: a technical fact with the credential tag (the auth-failure hint finds it).
+  if (credentialHome(body)) return { ...namedFact(body, { entity: null, importance: 0.7, confidence: 0.8, decayClass: 'stable' }), category: 'technical', tags: CREDENTIAL_TAGS };
   for (const r of RULES) {
     const m = r.re.exec(body);
     if (!m) continue;
@@ -259,7 +261,6 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
     const { text, redacted } = factText(body);
     return { rule: 'preference', text, category: 'preference', entity: null, tags: ['auto-capture', 'preference'], importance: 0.6, decayClass: 'stable', confidence: 0.75, corrects: false, redacted };
   }
-  if (credentialHome(body)) return namedFact(body, { entity: null, importance: 0.7, confidence: 0.8, decayClass: 'stable' });
   if (onlyNow(body)) return null;
   const named = NAMED.exec(body);
   if (named && named[1] && named[2] && (NAMED_THING.test(named[1]) || NAMED_THING.test(named[2])) && !/^(?:it|this|that|there|here|he|she|they|which|what)$/i.test(named[1].trim())) {
@@ -274,10 +275,12 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
  */
 const CREDENTIAL = /\b(?:pass(?:word|phrase|code)s?|pw|api[ -]?keys?|keys?|tokens?|secrets?|creds|credentials?|pats?|those|them|it|one)\b/i;
 /** Put somewhere: "lives in", "goes in the", "store it as", "moved the key into"; the place follows. */
-const PUT_IN = /\b(?:lives?|stored|stores?|kept|keeps?|goes|go|put|moved|saved?)(?:\s+[\w'-]+){0,3}?\s+(?:in|into|under|as)\b(.{0,60})/i;
+const PUT_IN = /\b(?:lives?|stored|stores?|kept|keeps?|goes|go|going|put|moved|saved?)(?:\s+[\w'-]+){0,3}?\s+(?:in|into|under|as)\b(.{0,60})/i;
 /** A place for secrets: a vault, a secrets store, env settings, a .env file, or a variable's NAME_LIKE_THIS. */
 const SECRET_PLACE = /\b(?:vault|1password|bitwarden|lastpass|keychain|keepass|secrets? manager|ssm|parameter store|secrets?|env(?:ironment)? (?:settings|vars?|variables)|(?:ci(?:\/cd)? )?variables)\b|\.env\b/i;
 const VARIABLE_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
+/** The tags of a credential's home: `credential` makes it a credential fact (src/store/search.ts CREDENTIAL_SQL). */
+export const CREDENTIAL_TAGS = ['auto-capture', 'named-fact', 'credential'] as const;
 function credentialHome(body: string): boolean {
   const place = PUT_IN.exec(body)?.[1];
   return place !== undefined && CREDENTIAL.test(body) && (SECRET_PLACE.test(place) || VARIABLE_NAME.test(place));
