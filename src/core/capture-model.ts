@@ -9,7 +9,7 @@
  * (src/core/capture-weights.ts) belong to one embedding model and are not used with any other: the rules
  * alone decide then.
  */
-import { plainFact, type Candidate, type CapturedFact } from './capture.js';
+import { CREDENTIAL_HOME_TAG, plainFact, type Candidate, type CapturedFact } from './capture.js';
 import { factsInRow } from './capture-keep.js';
 import { CUE_NAMES, sentenceCues } from './capture-cues.js';
 import { tokenize } from './text.js';
@@ -66,7 +66,7 @@ export function modelFacts(model: CaptureModel, candidates: readonly Candidate[]
   return factsInRow(candidates, (c, i) => {
     const v = vectors[i];
     // Where a credential lives is kept whatever the classifier says: issue 19 asks for exactly that fact.
-    if (c.ruled?.tags.includes('credential')) return c.ruled;
+    if (c.ruled?.tags.includes(CREDENTIAL_HOME_TAG)) return c.ruled;
     if (!v || keepProbability(model, sentenceCues(c), v, candidateText(c)) < threshold(model, c)) return null;
     return c.ruled ?? plainFact(c.sentence);
   });

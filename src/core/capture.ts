@@ -234,7 +234,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
   const body = sentence.replace(FILLER, '').trim();
   if (body.length < MIN_CHARS || DO_NOT_KEEP.test(body) || (NOT_A_STATEMENT.test(body) && !STOP_REQUEST.test(body))) return null;
   // Where a credential lives: a technical fact with the credential tag (the auth-failure hint finds it).
-  if (credentialHome(body)) return { ...namedFact(body, { entity: null, importance: 0.7, confidence: 0.8, decayClass: 'stable' }), category: 'technical', tags: CREDENTIAL_TAGS };
+  if (credentialHome(body)) return { ...namedFact(body, { entity: null, importance: 0.7, confidence: 0.8, decayClass: 'stable' }), category: 'technical', tags: CREDENTIAL_HOME_TAGS };
   for (const r of RULES) {
     const m = r.re.exec(body);
     if (!m) continue;
@@ -279,8 +279,9 @@ const PUT_IN = /\b(?:lives?|stored|stores?|kept|keeps?|goes|go|going|put|moved|s
 /** A place for secrets: a vault, a secrets store, env settings, a .env file, or a variable's NAME_LIKE_THIS. */
 const SECRET_PLACE = /\b(?:vault|1password|bitwarden|lastpass|keychain|keepass|secrets? manager|ssm|parameter store|secrets?|env(?:ironment)? (?:settings|vars?|variables)|(?:ci(?:\/cd)? )?variables)\b|\.env\b/i;
 const VARIABLE_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
-/** The tags of a credential's home: `credential` makes it a credential fact (src/store/search.ts CREDENTIAL_SQL). */
-export const CREDENTIAL_TAGS = ['auto-capture', 'named-fact', 'credential'] as const;
+/** The tag of a credential's home: a credential tag (src/core/auth/named-hosts.ts isCredentialFact), kept whatever the classifier says. */
+export const CREDENTIAL_HOME_TAG = 'credential';
+const CREDENTIAL_HOME_TAGS = ['auto-capture', 'named-fact', CREDENTIAL_HOME_TAG] as const;
 function credentialHome(body: string): boolean {
   const place = PUT_IN.exec(body)?.[1];
   return place !== undefined && CREDENTIAL.test(body) && (SECRET_PLACE.test(place) || VARIABLE_NAME.test(place));

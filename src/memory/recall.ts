@@ -154,7 +154,7 @@ function fullTextLeg(ctx: Ctx, found: readonly FtsHit[], i: { readonly includeSu
     return out;
   };
   const carried = carryToReplies<Turn>(
-    found.map((h) => ({ item: { ...h.fact, fact: h.fact }, relevance: h.relevance })),
+    found.map((h) => ({ item: { id: h.fact.id, text: h.fact.text, createdAt: h.fact.createdAt, fact: h.fact }, relevance: h.relevance })),
     (t) => t.id,
     following,
     (t) => isDialogueTurn(t.text),
