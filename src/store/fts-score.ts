@@ -49,16 +49,22 @@ export function indexedTokens(value: string): string[] {
 export class FirstChars {
   private readonly ascii = new Uint8Array(128);
   private readonly other = new Set<string>();
+  /** The characters, sorted, as one string (a scan's key in ScanCache). */
+  readonly chars: string;
 
-  constructor(matchers: readonly Matcher[]) {
-    for (const m of matchers) {
-      for (const s of m.stems) {
-        const c = s.codePointAt(0);
-        if (c === undefined) continue;
-        if (c < 128) this.ascii[c] = 1;
-        else this.other.add(String.fromCodePoint(c));
-      }
+  constructor(chars: Iterable<string>) {
+    const all = new Set(chars);
+    for (const ch of all) {
+      const c = ch.codePointAt(0) ?? 0;
+      if (c < 128) this.ascii[c] = 1;
+      else this.other.add(ch);
     }
+    this.chars = [...all].sort().join('');
+  }
+
+  /** The first characters of the matchers' stems. */
+  static of(matchers: readonly Matcher[]): FirstChars {
+    return new FirstChars(matchers.flatMap((m) => m.stems.flatMap((s) => (s.length > 0 ? [String.fromCodePoint(s.codePointAt(0) ?? 0)] : []))));
   }
 
   hasAscii(lowerCode: number): boolean {
@@ -68,6 +74,12 @@ export class FirstChars {
   has(token: string): boolean {
     const c = token.codePointAt(0) ?? 0;
     return c < 128 ? this.ascii[c] === 1 : this.other.has(String.fromCodePoint(c));
+  }
+
+  /** True when a scan for `chars` stemmed every token these characters need. */
+  within(chars: string): boolean {
+    for (const ch of this.chars) if (!chars.includes(ch)) return false;
+    return true;
   }
 }
 
@@ -96,6 +108,52 @@ export function scanTokens(value: string, first: FirstChars, out: (string | null
 function scanUnicode(value: string, first: FirstChars, out: (string | null)[]): void {
   out.length = 0;
   for (const t of tokenize(value)) out.push(first.has(t) ? stem(t) : null);
+}
+
+/** Rows whose scans ScanCache keeps (about 300 bytes each); the oldest entry goes first when full. */
+export const MAX_SCANNED_ROWS = 40_000;
+
+/** A row's columns as scanned for some first characters: each column's tokens, stemmed where they may match. */
+interface Scan {
+  readonly columns: readonly [string, string, string];
+  readonly chars: string;
+  readonly tokens: readonly (readonly (string | null)[])[];
+}
+
+/**
+ * Candidate rows' scans by seq. Common words bring the same newest rows to query after query, and scanning
+ * them (tokenize, stem) is most of the ranking's cost. A scan is reused while the row's columns are the
+ * same strings and it stemmed every first character the query needs; otherwise the row is scanned again
+ * for both sets of characters, so a row costs no more than an uncached scan.
+ */
+export class ScanCache {
+  private readonly rows = new Map<number, Scan>();
+
+  constructor(private readonly max = MAX_SCANNED_ROWS) {}
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  tokens(seq: number, columns: IndexedColumns, first: FirstChars): readonly (readonly (string | null)[])[] {
+    const [text, entity, tags] = columns;
+    const old = this.rows.get(seq);
+    const same = old !== undefined && old.columns[0] === text && old.columns[1] === entity && old.columns[2] === tags;
+    if (same && first.within(old.chars)) return old.tokens;
+    const chars = same ? new FirstChars([...old.chars, ...first.chars]) : first;
+    const tokens = [text, entity, tags].map((value) => {
+      const out: (string | null)[] = [];
+      scanTokens(value, chars, out);
+      return out;
+    });
+    if (!old && this.rows.size >= this.max) this.rows.delete(this.rows.keys().next().value as number);
+    this.rows.set(seq, { columns: [text, entity, tags], chars: chars.chars, tokens });
+    return tokens;
+  }
+
+  clear(): void {
+    this.rows.clear();
+  }
 }
 
 /** A query part as indexed stems, with its idf. */
@@ -134,52 +192,42 @@ function countIn(tokens: readonly (string | null)[], m: Matcher): number {
   return n;
 }
 
-/** Per-query state of scoreRow: the matchers, their first characters and scratch space. */
+/** Per-query state of the ranking: the matchers, their first characters and the scans it may reuse. */
 export class RowScorer {
   private readonly first: FirstChars;
   private readonly freqs: number[];
-  private readonly tokens: (string | null)[] = [];
 
   constructor(
     private readonly matchers: readonly Matcher[],
     private readonly avgLen: number,
+    private readonly scans: ScanCache,
   ) {
-    this.first = new FirstChars(matchers);
+    this.first = FirstChars.of(matchers);
     this.freqs = new Array<number>(matchers.length).fill(0);
   }
 
-  /** BM25 of one row given its column values (text, entity, tags; anything after them is ignored). */
-  score(columns: IndexedColumns): number {
-    return scoreRow(columns, this.matchers, this.avgLen, this.first, this.freqs, this.tokens);
-  }
-}
-
-function scoreRow(
-  columns: IndexedColumns,
-  matchers: readonly Matcher[],
-  avgLen: number,
-  first: FirstChars,
-  freqs: number[],
-  tokens: (string | null)[],
-): number {
-  freqs.fill(0);
-  let docLen = 0;
-  for (let c = 0; c < COLUMN_WEIGHTS.length; c++) {
-    const value = columns[c] as string;
-    if (value.length === 0) continue;
-    scanTokens(value, first, tokens);
-    docLen += tokens.length;
-    const w = COLUMN_WEIGHTS[c] ?? 1;
-    for (let p = 0; p < matchers.length; p++) {
-      const n = countIn(tokens, matchers[p] as Matcher);
-      if (n > 0) freqs[p] = (freqs[p] as number) + n * w;
+  /** BM25 of one row given its seq and column values (text, entity, tags; anything after them is ignored). */
+  score(seq: number, columns: IndexedColumns): number {
+    const { matchers, freqs } = this;
+    freqs.fill(0);
+    let docLen = 0;
+    const scanned = this.scans.tokens(seq, columns, this.first);
+    for (let c = 0; c < COLUMN_WEIGHTS.length; c++) {
+      const tokens = scanned[c] as readonly (string | null)[];
+      docLen += tokens.length;
+      if (tokens.length === 0) continue;
+      const w = COLUMN_WEIGHTS[c] ?? 1;
+      for (let p = 0; p < matchers.length; p++) {
+        const n = countIn(tokens, matchers[p] as Matcher);
+        if (n > 0) freqs[p] = (freqs[p] as number) + n * w;
+      }
     }
+    const norm = K1 * (1 - B + (B * docLen) / (this.avgLen > 0 ? this.avgLen : 1));
+    let score = 0;
+    for (let p = 0; p < matchers.length; p++) {
+      const f = freqs[p] as number;
+      if (f > 0) score += ((matchers[p] as Matcher).idf * f * (K1 + 1)) / (f + norm);
+    }
+    return score;
   }
-  const norm = K1 * (1 - B + (B * docLen) / (avgLen > 0 ? avgLen : 1));
-  let score = 0;
-  for (let p = 0; p < matchers.length; p++) {
-    const f = freqs[p] as number;
-    if (f > 0) score += ((matchers[p] as Matcher).idf * f * (K1 + 1)) / (f + norm);
-  }
-  return score;
 }

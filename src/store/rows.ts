@@ -54,6 +54,51 @@ export interface FactRow {
   source: string;
 }
 
+/**
+ * The facts columns a FactRow holds, in order, over alias `f`. Hot reads (search, recall's fetches, get by
+ * id) select these with `.raw()` and build rows with factRow: SQLite's driver builds an object row key by
+ * key, about three times the cost of an array and one object literal.
+ */
+export const FACT_COLUMNS =
+  'f.seq, f.id, f.text, f.category, f.entity, f.tags, f.importance, f.confidence, f.decay_class, f.expires_at, f.pinned, f.scope_kind, f.scope_agent, ' +
+  'f.scope_session, f.lineage_id, f.version, f.supersedes, f.superseded_by, f.created_at, f.updated_at, f.last_recalled_at, f.recall_count, ' +
+  'f.valid_from, f.valid_until, f.deleted_at, f.ended_reason, f.episode_id, f.vault_service, f.source';
+
+/** A FactRow from a raw row of FACT_COLUMNS. */
+export function factRow(a: readonly unknown[]): FactRow {
+  return {
+    seq: a[0] as number,
+    id: a[1] as string,
+    text: a[2] as string,
+    category: a[3] as string,
+    entity: a[4] as string | null,
+    tags: a[5] as string,
+    importance: a[6] as number,
+    confidence: a[7] as number,
+    decay_class: a[8] as string,
+    expires_at: a[9] as number | null,
+    pinned: a[10] as number,
+    scope_kind: a[11] as string,
+    scope_agent: a[12] as string | null,
+    scope_session: a[13] as string | null,
+    lineage_id: a[14] as string,
+    version: a[15] as number,
+    supersedes: a[16] as string | null,
+    superseded_by: a[17] as string | null,
+    created_at: a[18] as number,
+    updated_at: a[19] as number,
+    last_recalled_at: a[20] as number | null,
+    recall_count: a[21] as number,
+    valid_from: a[22] as number,
+    valid_until: a[23] as number | null,
+    deleted_at: a[24] as number | null,
+    ended_reason: a[25] as string | null,
+    episode_id: a[26] as string | null,
+    vault_service: a[27] as string | null,
+    source: a[28] as string,
+  };
+}
+
 function oneOf<T extends string>(set: readonly T[], value: string | null, field: string): T {
   if (value !== null && (set as readonly string[]).includes(value)) return value as T;
   throw new MemoryError('MEM_ERR_DB_CORRUPT', `stored ${field} has an unknown value ${JSON.stringify(value)}`);

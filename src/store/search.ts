@@ -12,8 +12,9 @@
  *    At most ~CANDIDATE_BUDGET rows, whatever the corpus size.
  * 2. Ranking in JS (src/store/fts-score.ts): the same BM25 as FTS5's bm25() with the same k1, b and column
  *    weights; N and avgdl from FTS5's own totals, df from the fts5vocab table (cached, src/store/fts-stats.ts),
- *    tf and row length by tokenizing and Porter-stemming the candidates exactly as FTS5 does. For words and
- *    prefixes the scores equal FTS5's; a phrase's df is estimated (FtsStats.phraseDf).
+ *    tf and row length by tokenizing and Porter-stemming the candidates exactly as FTS5 does (a row's scan is
+ *    kept for the next queries that bring it back: ScanCache). For words and prefixes the scores equal
+ *    FTS5's; a phrase's df is estimated (FtsStats.phraseDf).
  *
  * Every leg returns all matches when a query's parts are rare, so the result is then exactly unbounded
  * bm25's. For common words it is the best of the newest matches plus the strongest entity/tags matches.
@@ -28,10 +29,10 @@ import type { QueryPart } from '../core/text.js';
 import type { Category, Fact } from '../core/types.js';
 import { CandidateCollector, type Filter } from './fts-legs.js';
 import { partExpr, planParts } from './fts-plan.js';
-import { COLUMN_WEIGHTS, RowScorer } from './fts-score.js';
+import { COLUMN_WEIGHTS, RowScorer, ScanCache } from './fts-score.js';
 import { FtsStats } from './fts-stats.js';
 import { prep } from './prepared.js';
-import { toFact, type FactRow } from './rows.js';
+import { FACT_COLUMNS, factRow, toFact, type FactRow } from './rows.js';
 import { scopeSql } from './scope-sql.js';
 
 export { partExpr } from './fts-plan.js';
@@ -67,15 +68,17 @@ const MAX_LIMIT = 200;
 export class FtsSearch {
   private readonly stats: FtsStats;
   private readonly collector: CandidateCollector;
+  private readonly scans = new ScanCache();
 
   constructor(private readonly db: Database) {
     this.stats = new FtsStats(db);
     this.collector = new CandidateCollector(db, this.stats);
   }
 
-  /** Forget cached statistics and entity/tags lists (e.g. after a bulk import; benchmarks of cold queries). */
+  /** Forget cached statistics, entity/tags lists and row scans (e.g. after a bulk import; benchmarks of cold queries). */
   clearCaches(): void {
     this.stats.clear();
+    this.scans.clear();
   }
 
   search(parts: readonly QueryPart[], v: Visibility, options: FtsOptions = {}): FtsHit[] {
@@ -108,10 +111,10 @@ export class FtsSearch {
     const planned = planParts(parts, this.stats, totals);
     const found = this.collector.collect(planned, filter, limit, cap, totals.rows);
     if (found.rows.size === 0) return [];
-    const scorer = new RowScorer(planned.map((p) => p.matcher), totals.avgLen);
+    const scorer = new RowScorer(planned.map((p) => p.matcher), totals.avgLen, this.scans);
     const scored: { seq: number; score: number }[] = [];
     for (const [seq, row] of found.rows) {
-      const score = scorer.score(row);
+      const score = scorer.score(seq, row);
       // A row known only from a cached list may no longer match (edited since): drop it then.
       if (score > 0 || !found.cachedOnly.has(seq)) scored.push({ seq, score });
     }
@@ -121,8 +124,8 @@ export class FtsSearch {
 
   /** The full rows of the ranked top, in rank order. */
   private fetch(top: readonly { seq: number; score: number }[]): FtsHit[] {
-    const sql = 'SELECT f.* FROM facts f WHERE f.seq IN (SELECT value FROM json_each(?))';
-    const rows = prep(this.db, sql).all(JSON.stringify(top.map((t) => t.seq))) as FactRow[];
+    const sql = `SELECT ${FACT_COLUMNS} FROM facts f WHERE f.seq IN (SELECT value FROM json_each(?))`;
+    const rows = (prep(this.db, sql).raw().all(JSON.stringify(top.map((t) => t.seq))) as unknown[][]).map(factRow);
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
     const hits: FtsHit[] = [];
     for (const t of top) {
