@@ -62,6 +62,15 @@ describe('capture rules', () => {
       ['normally those live in the GitLab CI/CD variables for the infra repo', 'named-fact', 'Normally those live in the GitLab CI/CD variables for the infra repo'],
       ['store it as the DEPLOY_KEY repository secret', 'named-fact', 'Store it as the DEPLOY_KEY repository secret'],
       ['the spare key goes under the mat', null, null],
+      // The user's own role or pursuit, with something it names; someone of theirs by name.
+      ['I direct the marching band at Westfield High.', 'named-fact', 'I direct the marching band at Westfield High.'],
+      ["I'm a K9 handler on the Chaffee County search and rescue team", 'named-fact', "I'm a K9 handler on the Chaffee County search and rescue team"],
+      ["I'm designing a worker-placement game called Brinewater", 'named-fact', "I'm designing a worker-placement game called Brinewater"],
+      ["I'm a bit lost with the Gradle setup", null, null],
+      ['I keep it in the Hallway closet', null, null],
+      ['I coach the under-tens on weekends', null, null],
+      ['My instructor Dana wants me to nail short-field landings', 'named-fact', 'My instructor Dana wants me to nail short-field landings'],
+      ['my instructor wants me to nail short-field landings', null, null],
     ];
     for (const [sentence, rule, text] of cases) {
       const f = captureSentence(sentence);

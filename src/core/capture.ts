@@ -21,7 +21,8 @@
  * never kept: the fact keeps the sentence with the value replaced ("the prod db password is [not stored:
  * ask the user]"), so memory knows a credential exists without holding it.
  */
-import { redactSecrets, REDACTED } from './auth/redact.js';
+import { REDACTED } from './auth/redact.js';
+import { withoutSecrets } from './capture-secrets.js';
 import { stripInjected } from './relevant-block.js';
 import type { Category, DecayClass } from './types.js';
 
@@ -56,7 +57,20 @@ const NOT_STORED = '[not stored: ask the user]';
 const MIN_CHARS = 8;
 export const MAX_FACT_CHARS = 500;
 
-const RULES: readonly { rule: CaptureRule; re: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
+/**
+ * The user's own role, work or pursuit: "I direct the marching band at Westfield High", "I'm a K9 handler
+ * on the Chaffee County team", "I'm designing a game called Brinewater". Kept only with something it
+ * names (NAMED_IN): "I run every morning" is not a fact worth a memory.
+ */
+const SELF =
+  /^(?:i|we)\s+(?:(?:also|mostly|usually|currently|still|now|actually|mainly)\s+)?(?:work|live|run|manage|direct|lead|coach|teach|host|own|build|make|sell|play|skip|captain|fly|ride|shoot|train|breed|raise|grow|volunteer|keep|study|attend|compete|race|drive|design|write|maintain|organize|organise|foster|handle|cover|represent|belong|serve|sing|perform|pour|brew|bake|knit|sew|tutor|mentor|moderate|referee|umpire|judge|show|hunt|fish|sail|dive|swim)\b(?!\s+(?:to|it|that|this|them|him|her|into|out|through|across|over)\b)|^(?:i'?m|i am|we'?re|we are)\s+(?:a|an|the)\s+(?!bit\b|little\b|lot\b|few\b|big\b|huge\b|total\b|complete\b)[\w -]{2,40}?\s+(?:at|on|for|with|in|of|from)\s|^(?:i'?m|i am|we'?re|we are)\s+(?:designing|building|restoring|writing|recording|stage[- ]managing|coaching|organi[sz]ing|training|raising|studying|showing|competing)\b/i;
+/** Someone or something of the user's, by name: "my instructor Dana", "our mare Juniper", "my sister Priya". */
+const THEIR_NAMED =
+  /(?:^|\s)(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|big|younger|older|oldest|youngest|eldest|baby|main|regular|current|flight|riding|piano|voice|driving)\s+)?(?:wife|husband|partner|fianc[eé]e?|son|daughter|kid|child|mom|mum|mother|dad|father|sister|brother|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|friend|boss|manager|instructor|coach|teacher|doctor|vet|therapist|dentist|landlord|neighbou?r|roommate|flatmate|colleague|co-?worker|accountant|lawyer|mentor|trainer|tutor|assistant|dog|cat|horse|mare|gelding|stallion|pony|puppy|kitten|parrot|hawk|falcon|rabbit|tortoise|snake|gecko)\s+(?:is\s+|named\s+|called\s+)?[A-Z]\p{Ll}+/u;
+/** Something a sentence names after its first word: a Name, or a word with a digit ("K9", "DR650", "1924"). */
+const NAMED_IN = /\s(?:[A-Z]\p{Ll}[\p{L}'-]*|[\p{L}-]*\d[\w-]*)/u;
+
+const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
   { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
   { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b\s*[:,-]?\s*|\bchanged\b[^.]{0,20}\bactually\b|\b(?:(?:got|was|has been|have been|is|are) (?:moved|changed|pushed|bumped) to|no longer|not [\w\s.:-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
   { rule: 'decision', re: /^(?:ok(?:ay)?,? )?decided\b|^(?:going with|settled on|sticking with)\b|\b(?:we settled on|we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
@@ -64,6 +78,8 @@ const RULES: readonly { rule: CaptureRule; re: RegExp; category: Category | null
   { rule: 'named-fact', re: /(?:\b(?:is|are|lives?|stored|kept)|'re|'s)\s+(?:also\s+)?(?:stored\s+|kept\s+)?in\s+(?:the\s+)?(?:vault|1password|bitwarden|keychain|lastpass|keepass|secrets? manager|ssm|parameter store)\b/i, category: 'technical', importance: 0.6, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: /^(?:[Ii]'?m|[Ii] am) [A-Z][\p{L}-]+/u, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: /^(?:i'?m|i am) (?:on [\w/ -]{2,30} time|based in \S+|from \S+)|^i (?:work|live|run|lead|manage|own) (?:at|for|as|in|on)?\s*\S+|^we (?:use|run|deploy|host) [\w.-]+ (?:for|on|in|as) /iu, category: null, importance: 0.5, decay: 'stable', confidence: 0.75 },
+  { rule: 'named-fact', re: THEIR_NAMED, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
+  { rule: 'named-fact', re: SELF, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
 ];
 
 /** "<subject> is|runs on|... <value>" about a named thing. */
@@ -180,50 +196,10 @@ function slug(s: string): string | null {
   return t.length >= 2 && t.length <= 60 ? t : null;
 }
 
-/** Words that say a sentence is about a credential. */
-const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?|pw|pwd|pin|login|log-?in|creds?|credentials?|secret|token|api[ _-]?key|key|wi-?fi|ssid|router|account|door code|alarm)\b/i;
-/**
- * In a sentence about a credential, any token that looks made up (letters with digits or symbols, 6+
- * characters) is taken for the value ("the login is admin / Tr0ub4dor&3x"): hosts, versions, times, paths
- * and e-mail addresses are kept. Over-masking such a sentence is the safe failure.
- */
-const VALUE_LIKE = /(?<![^\s(])(?=[^\s]*[A-Za-z])(?=[^\s]*[\d!#$%&*+=?^~|])[^\s,;'"`()]{6,256}/g;
-const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
-
-/** A token with lower case, upper case, a digit and a symbol is a password wherever it stands. */
-const PASSWORD_SHAPE = /(?<![^\s(])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
-
-/** Words that say a number is an access code ("the combo on the side gate is 0619"). */
-const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad|lockbox|key ?safe|safe|locker|alarm)\b/i;
-/** Single digits in a row with dashes or spaces ("7-3-1-9", "2 9 0 4", "1-5-9-#"): a code, whatever the sentence says. */
-const DIGIT_RUN = /(?<![\w-])\d(?:[- ]\d){2,}(?:[- ][#*])?(?![\w-])|(?<![\w-])\d(?:-\d){1,}-[#*](?![\w-])/g;
-
-function maskValues(text: string): string {
-  text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED)).replace(DIGIT_RUN, REDACTED);
-  // A number given as a code, wherever the code word stands in the sentence.
-  if (CODE_WORDS.test(text)) text = text.replace(/(\b(?:is|was|are|to|:|=|of)\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi, `$1${REDACTED}`);
-  if (!CREDENTIAL_WORDS.test(text)) return text;
-  return (
-    text
-      // "name / password", "user: x / y": in a sentence about a credential, what follows the slash is the secret, whatever it looks like.
-      .replace(/(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})/g, (all, pre: string, token: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) ? all : `${pre}${REDACTED}`))
-      .replace(/\b(password|passwd|passphrase|pw|pwd|pass)(\s*(?:is|was|:|=)?\s+)(?!is\b|was\b|in\b|for\b|on\b|at\b|the\b|a\b|an\b|to\b|\[)([^\s,;'"`()]{3,256})/gi, `$1$2${REDACTED}`)
-      .replace(VALUE_LIKE, (token) => (NOT_A_VALUE.test(token) || token.startsWith(REDACTED) ? token : REDACTED))
-  );
-}
-
-/** What follows a masked secret to say why it was given now ("..., just so you can walk me through X"). */
-const ERRAND_AFTER_SECRET = new RegExp(
-  String.raw`(?<=${REDACTED.replace(/[[\]]/g, '\\$&')})[,;]?\s+(?:just so|so (?:that )?(?:you|u)|if (?:you|u)|in case|when (?:you|u)|btw|for (?:the|now|when|testing)|to (?:test|check|try|log in|fix|set up|setup)|(?:and )?(?:put|add|use) it)\b.*$`,
-  'i',
-);
-
 /** The sentence as a fact: filler off, capitalised, secrets replaced (and reported), bounded. */
 function factText(sentence: string): { text: string; redacted: boolean } {
   const trimmed = sentence.replace(FILLER, '').trim();
-  const masked = maskValues(redactSecrets(trimmed));
-  // A credential's sentence ends at the credential: what it was handed over for is this task's business.
-  const safe = masked.replace(ERRAND_AFTER_SECRET, '').split(REDACTED).join(NOT_STORED);
+  const safe = withoutSecrets(trimmed).split(REDACTED).join(NOT_STORED);
   const text = safe.charAt(0).toUpperCase() + safe.slice(1);
   return { text: text.length > MAX_FACT_CHARS ? `${text.slice(0, MAX_FACT_CHARS - 1)}…` : text, redacted: safe !== trimmed };
 }
@@ -236,8 +212,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
   // Where a credential lives: a technical fact with the credential tag (the auth-failure hint finds it).
   if (credentialHome(body)) return { ...namedFact(body, { entity: null, importance: 0.7, confidence: 0.8, decayClass: 'stable' }), category: 'technical', tags: CREDENTIAL_HOME_TAGS };
   for (const r of RULES) {
-    const m = r.re.exec(body);
-    if (!m) continue;
+    if (!r.re.test(body) || (r.needs && !r.needs.test(body))) continue;
     // The explicit and correction openers are dropped: "remember that X" keeps X.
     const opener = r.rule === 'explicit' || r.rule === 'correction' ? STRIP_OPENER.exec(body) : null;
     const rest = opener ? body.slice(opener[0].length) : body;

@@ -1,0 +1,51 @@
+/**
+ * Secret values out of a sentence auto-capture keeps (src/core/capture.ts): what the gateway's redaction
+ * finds (keys, tokens, private key blocks), then what only a sentence about a credential gives away (a
+ * password after "is", the part after "name /", a made-up token, an access code). Over-masking such a
+ * sentence is the safe failure.
+ */
+import { redactSecrets, REDACTED } from './auth/redact.js';
+
+/** Words that say a sentence is about a credential. */
+const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?|pw|pwd|pin|login|log-?in|creds?|credentials?|secret|token|api[ _-]?key|key|wi-?fi|ssid|router|account|door code|alarm)\b/i;
+/**
+ * In a sentence about a credential, any token that looks made up (letters with digits or symbols, 6+
+ * characters) is taken for the value ("the login is admin / Tr0ub4dor&3x"): hosts, versions, times, paths
+ * and e-mail addresses are kept. Over-masking such a sentence is the safe failure.
+ */
+const VALUE_LIKE = /(?<![^\s(])(?=[^\s]*[A-Za-z])(?=[^\s]*[\d!#$%&*+=?^~|])[^\s,;'"`()]{6,256}/g;
+const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
+
+/** A token with lower case, upper case, a digit and a symbol is a password wherever it stands. */
+const PASSWORD_SHAPE = /(?<![^\s(])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
+
+/** Words that say a number is an access code ("the combo on the side gate is 0619"). */
+const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad|lockbox|key ?safe|safe|locker|alarm)\b/i;
+/** Single digits in a row with dashes or spaces ("7-3-1-9", "2 9 0 4", "1-5-9-#"): a code, whatever the sentence says. */
+const DIGIT_RUN = /(?<![\w-])\d(?:[- ]\d){2,}(?:[- ][#*])?(?![\w-])|(?<![\w-])\d(?:-\d){1,}-[#*](?![\w-])/g;
+
+function maskValues(text: string): string {
+  text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED)).replace(DIGIT_RUN, REDACTED);
+  // A number given as a code, wherever the code word stands in the sentence.
+  if (CODE_WORDS.test(text)) text = text.replace(/(\b(?:is|was|are|to|:|=|of)\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi, `$1${REDACTED}`);
+  if (!CREDENTIAL_WORDS.test(text)) return text;
+  return (
+    text
+      // "name / password", "user: x / y": in a sentence about a credential, what follows the slash is the secret, whatever it looks like.
+      .replace(/(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})/g, (all, pre: string, token: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) ? all : `${pre}${REDACTED}`))
+      .replace(/\b(password|passwd|passphrase|pw|pwd|pass)(\s*(?:is|was|:|=)?\s+)(?!is\b|was\b|in\b|for\b|on\b|at\b|the\b|a\b|an\b|to\b|\[)([^\s,;'"`()]{3,256})/gi, `$1$2${REDACTED}`)
+      .replace(VALUE_LIKE, (token) => (NOT_A_VALUE.test(token) || token.startsWith(REDACTED) ? token : REDACTED))
+  );
+}
+
+/** What follows a masked secret to say why it was given now ("..., just so you can walk me through X"). */
+const ERRAND_AFTER_SECRET = new RegExp(
+  String.raw`(?<=${REDACTED.replace(/[[\]]/g, '\\$&')})[,;]?\s+(?:just so|so (?:that )?(?:you|u)|if (?:you|u)|in case|when (?:you|u)|btw|for (?:the|now|when|testing)|to (?:test|check|try|log in|fix|set up|setup)|(?:and )?(?:put|add|use) it)\b.*$`,
+  'i',
+);
+
+/** The sentence with every secret-looking value replaced by REDACTED; a credential's sentence ends at the credential. */
+export function withoutSecrets(sentence: string): string {
+  // What it was handed over for is this task's business.
+  return maskValues(redactSecrets(sentence)).replace(ERRAND_AFTER_SECRET, '');
+}
