@@ -198,6 +198,23 @@ describe('capture into the store', () => {
     expect(svc.getFact(closed.id).validUntil).toBeNull();
   });
 
+  it('a statement of change that names the old value as gone replaces the fact holding it, and only that one', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const agency = svc.memoryStore({ text: 'User works through the LinguaBridge interpreting agency' }).fact;
+    const hall = svc.memoryStore({ text: 'Rehearsals for the Riverside Players are Tuesdays at the Grange Hall' }).fact;
+    const paint = svc.memoryStore({ text: 'The Mustang is being painted Wimbledon White' }).fact;
+    const parts = svc.memoryStore({ text: 'User buys Mustang parts from CJ Pony Parts' }).fact;
+    const decide = async (text: string) => (await svc.capture([user(text)], undefined, { dryRun: true })).decisions.map((d) => [d.action, d.replaces?.id ?? null]);
+    expect(await decide("I'm not with LinguaBridge anymore. Went freelance in January.")).toContainEqual(['superseded', agency.id]);
+    expect(await decide("we're no longer at the Grange - rehearsals moved to Thursdays in the Lincoln High black box")).toContainEqual(['superseded', hall.id]);
+    const mustang = await decide("We're painting the Mustang Highland Green now instead of white");
+    expect(mustang).toContainEqual(['superseded', paint.id]);
+    expect(mustang).not.toContainEqual(['superseded', parts.id]);
+    // Gone, but no current fact holds it: stored as new.
+    expect(await decide('We switched from Fastmail to Proton Mail for the band inbox')).toEqual([['stored', null]]);
+  });
+
   it('a restatement is found whatever subject the sentence opens with, inside sentences said in a row, and as the reason for a request', async () => {
     home = tempHome();
     ({ svc } = openService(home));

@@ -85,6 +85,35 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
   return subject.length === 0 || subject.some((w) => said.has(w));
 }
 
+/**
+ * The old value a statement of change names as gone: "not with LinguaBridge anymore", "no longer at the
+ * Grange", "moved staging off the Dokku box", "switched from Enphase", "Highland Green instead of white",
+ * "we dropped the Switch port", "left keller williams", "on enterprise accounts now, not mid-market". Its first
+ * word after the frame.
+ */
+const OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out)\s+(?:the\s+|a\s+|our\s+|my\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?)([\p{L}\d][\p{L}\d.'-]*)/giu;
+
+/** The content stems of the old values a statement of change names (OLD_VALUE). */
+function oldValues(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(OLD_VALUE)) for (const w of contentStems(m[1] ?? '')) out.add(w);
+  return out;
+}
+
+/** The current fact of `near` that holds an old value the statement names as gone; the one holding most of the statement's words. */
+function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
+  const old = oldValues(text);
+  if (old.size === 0) return null;
+  let best: { fact: Fact; share: number } | null = null;
+  for (const fact of near) {
+    const held = contentStems(fact.text);
+    if (![...old].some((w) => held.has(w))) continue;
+    const share = shareOf(held, said);
+    if (!best || share > best.share) best = { fact, share };
+  }
+  return best?.fact ?? null;
+}
+
 /** Where a known fact given as a reason ends: "..., so ...", "... so ...", "... which means ...". */
 const LEAD_END = /,?\s+(?:so|which means|that means)\s+/i;
 
@@ -210,7 +239,10 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   const changing = found.corrects || CHANGE.test(found.text);
   const same = known(ctx, found, caller, near);
   if (same && same.id !== restated?.id) return strengthened(ctx, found, same, o);
-  const replaces = found.corrects ? (near.find((f) => sameEntity(f.entity, found.entity) && shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changing ? changes(stems, near.filter((f) => sameEntity(f.entity, found.entity))) : null;
+  const about = near.filter((f) => sameEntity(f.entity, found.entity));
+  const replaces = !changing
+    ? null
+    : ((found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about)) ?? holdsOldValue(found.text, stems, about));
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(
