@@ -14,6 +14,7 @@ import { visibility } from '../src/core/scope.js';
 import { fold, parseQuery } from '../src/core/text.js';
 import { OPERATOR, type Caller } from '../src/core/types.js';
 import { openDatabase } from '../src/store/db.js';
+import { FirstChars, ScanCache } from '../src/store/fts-score.js';
 import { FACT_COLUMNS, factRow } from '../src/store/rows.js';
 import { FtsSearch, type FtsOptions } from '../src/store/search.js';
 
@@ -204,6 +205,16 @@ describe('FtsSearch', () => {
     db.prepare('UPDATE facts SET text = ? WHERE id = ?').run('scanreuse gadget once, then many other words in a longer note', row);
     const [bounded, unbounded] = relevance('scanreuse gadget');
     expect(bounded).toBeCloseTo(unbounded ?? NaN, 9);
+  });
+
+  it('keeps at most its capacity of row scans, the oldest going first', () => {
+    const scans = new ScanCache(2);
+    const first = FirstChars.of([{ kind: 'term', stems: ['gadget'], idf: 1 }]);
+    const rows: [string, string, string][] = [['gadget one', '', ''], ['gadget two', '', ''], ['gadget three', '', '']];
+    rows.forEach((r, seq) => scans.tokens(seq, r, first));
+    expect(scans.size).toBe(2);
+    expect(scans.tokens(2, rows[2] as [string, string, string], first)).toEqual([['gadget', null], [], []]);
+    expect(scans.size).toBe(2);
   });
 
   it('sees facts added after a query was cached (word, prefix, entity)', () => {
