@@ -66,8 +66,8 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     expect(score.secretsStored).toBe(0);
   });
 
-  it('keeps its measured quality: precision >= 0.89, recall >= 0.69 (measured 0.910 / 0.702 in a dry run, rounds 1-22)', () => {
+  it('keeps its measured quality: precision >= 0.89, recall >= 0.71 (measured 0.910 / 0.725 in a dry run, rounds 1-23)', () => {
     expect(precision(score)).toBeGreaterThanOrEqual(0.89);
-    expect(recall(score)).toBeGreaterThanOrEqual(0.69);
+    expect(recall(score)).toBeGreaterThanOrEqual(0.71);
   });
 });

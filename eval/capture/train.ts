@@ -156,9 +156,11 @@ console.log('| lambda | pos. weight | threshold (ruled / named-fact / plain) | p
 /**
  * Issue 19's goal is recall >= 0.7 on conversations nobody tuned on. A new writer's blind round has come out
  * both below and above leave-one-round-out recall (round 9: 0.711 against 0.784; rounds 12-15: 0.82-0.85
- * against 0.75-0.76; round 16: 0.679 against 0.750), so the floor keeps a margin of 0.05 over the goal.
+ * against 0.75-0.76; round 16: 0.679 against 0.750; rounds 20-22: 0.62-0.65 against about 0.75), while its
+ * precision came out above it (rounds 20-22: 0.85-0.92 against 0.84). So the floor keeps a margin of 0.1
+ * over the goal.
  */
-const RECALL_FLOOR = 0.75;
+const RECALL_FLOOR = 0.8;
 let best = { f1: -1, p: 0, lambda: 0, posWeight: 0, threshold: { ruled: 0.5, named: 0.5, plain: 0.5 } as Thresholds };
 for (const setting of SETTINGS) {
   const scores = leaveOneRoundOut(setting, THRESHOLDS);
