@@ -308,6 +308,19 @@ describe('the sentence classifier (real embedding worker, the shipped model)', (
     );
   });
 
+  it('a sentence the classifier drops that says memory knows it strengthens the fact it restates, and is never stored', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    await startSemantic(svc, home.config, () => undefined, { maintain: false });
+    const oil = svc.memoryStore({ text: 'User uses Moebius 9010 oil on the balance jewels' }, AGENT).fact;
+    const r = await svc.capture([user('Moebius 9010 on the jewels as usual. Anyway, can you explain beat error?')], AGENT);
+    expect(r.decisions.map((d) => [d.action, d.fact?.id ?? null])).toEqual([['strengthened', oil.id]]);
+    expect(svc.getFact(oil.id).recallCount).toBe(1);
+    expect(svc.listFacts({}, AGENT).map((f) => f.id)).toEqual([oil.id]);
+    // Said as known, but memory holds nothing like it: nothing is stored, nothing strengthened.
+    expect((await svc.capture([user('Hairspring pliers as usual. Anyway, what about beat error?')], AGENT)).decisions).toEqual([]);
+  });
+
   it('keeps what one message says in a row as one fact, and what other messages say as their own', async () => {
     home = tempHome();
     ({ svc } = openService(home));

@@ -51,6 +51,8 @@ export interface CapturedFact {
   readonly redacted: boolean;
   /** A fact of sentences said in a row (src/core/capture-keep.ts): each sentence's own fact, in order. */
   readonly parts?: readonly CapturedFact[];
+  /** A sentence the classifier dropped that says it is known ("like always", "is still"): it may strengthen the fact it restates, never be stored. */
+  readonly restatesOnly?: boolean;
 }
 
 const NOT_STORED = '[not stored: ask the user]';

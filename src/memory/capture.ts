@@ -5,7 +5,7 @@
  * again; a correction replaces the current fact it corrects (a new version, not a conflict). All of one
  * conversation is one transaction. `dryRun` decides everything and writes nothing.
  */
-import { captureCandidates, RESTATES, shareOf, type CapturedFact, type CaptureTurn } from '../core/capture.js';
+import { captureCandidates, plainFact, RESTATES, shareOf, type Candidate, type CapturedFact, type CaptureTurn } from '../core/capture.js';
 import { joinFacts, ruledFacts } from '../core/capture-keep.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
@@ -214,6 +214,10 @@ function strengthened(ctx: Ctx, found: CapturedFact, same: Fact, o: CaptureOptio
  * decided as one fact.
  */
 function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision[] {
+  if (found.restatesOnly) {
+    const same = restatedIn(ctx, found, caller)?.fact ?? known(ctx, found, caller);
+    return same ? [strengthened(ctx, found, same, o)] : [];
+  }
   const parts = found.parts ?? [];
   const again = parts.length > 1 ? null : restatedIn(ctx, found, caller);
   if (again) return [strengthened(ctx, found, again.fact, o), ...(again.adds ? [decide(ctx, found, caller, o, again.fact)] : [])];
@@ -286,10 +290,24 @@ export async function findFacts(embedder: SentenceEmbedder | null, turns: readon
   if (!modelFits(CAPTURE_MODEL, embedder.info.modelId, embedder.info.dim)) return rules(`the classifier was trained for ${CAPTURE_MODEL.modelId}, not ${embedder.info.modelId}`);
   if (candidates.length === 0) return { found: [], by: 'classifier', reason: null };
   try {
-    return { found: modelFacts(CAPTURE_MODEL, candidates, await embedder.embedTexts(candidates.map(candidateText))), by: 'classifier', reason: null };
+    const kept = modelFacts(CAPTURE_MODEL, candidates, await embedder.embedTexts(candidates.map(candidateText)));
+    return { found: [...kept, ...restatementsDropped(candidates, kept)], by: 'classifier', reason: null };
   } catch (err) {
     return rules(`embedding the sentences failed: ${(err as Error).message}`);
   }
+}
+
+/**
+ * The sentences the classifier dropped that say they restate what memory knows ("I shoot through my
+ * Celestron like always", "venue is still Fenwick Gardens"): not worth a new fact, but the fact they
+ * restate is strengthened (decideAll), as when the rules alone decide.
+ */
+function restatementsDropped(candidates: readonly Candidate[], kept: readonly CapturedFact[]): CapturedFact[] {
+  return candidates.flatMap((c) => {
+    const f = c.ruled ?? plainFact(c.sentence);
+    if (!f || !(RESTATES.test(f.text) || AS_USUAL.test(f.text)) || kept.some((k) => k.text.includes(f.text))) return [];
+    return [{ ...f, restatesOnly: true }];
+  });
 }
 
 /** Capture what was found in a conversation: each fact decided and (unless dryRun) written, all in one transaction. */
