@@ -62,7 +62,7 @@ export const MAX_FACT_CHARS = 500;
 /**
  * The user's own role, work or pursuit: "I direct the marching band at Westfield High", "I'm a K9 handler
  * on the Chaffee County team", "I'm designing a game called Brinewater". Kept only with something it
- * names (NAMED_IN): "I run every morning" is not a fact worth a memory.
+ * names (NAMED_IN): "I coach the under-tens on weekends" is not kept by this rule.
  */
 const SELF =
   /^(?:i|we)\s+(?:(?:also|mostly|usually|currently|still|now|actually|mainly)\s+)?(?:work|live|run|manage|direct|lead|coach|teach|host|own|build|make|sell|play|skip|captain|fly|ride|shoot|train|breed|raise|grow|volunteer|keep|study|attend|compete|race|drive|design|write|maintain|organize|organise|foster|handle|cover|represent|belong|serve|sing|perform|pour|brew|bake|knit|sew|tutor|mentor|moderate|referee|umpire|judge|show|hunt|fish|sail|dive|swim)\b(?!\s+(?:to|it|that|this|them|him|her|into|out|through|across|over)\b)|^(?:i'?m|i am|we'?re|we are)\s+(?:a|an|the)\s+(?!bit\b|little\b|lot\b|few\b|big\b|huge\b|total\b|complete\b)[\w -]{2,40}?\s+(?:at|on|for|with|in|of|from)\s|^(?:i'?m|i am|we'?re|we are)\s+(?:designing|building|restoring|writing|recording|stage[- ]managing|coaching|organi[sz]ing|training|raising|studying|showing|competing)\b/i;
