@@ -110,7 +110,7 @@ function scanUnicode(value: string, first: FirstChars, out: (string | null)[]): 
   for (const t of tokenize(value)) out.push(first.has(t) ? stem(t) : null);
 }
 
-/** Rows whose scans ScanCache keeps (about 300 bytes each); the oldest entry goes first when full. */
+/** Rows whose scans ScanCache keeps (about 650 bytes each with the strings they hold: ~26 MB when full); the oldest entry goes first when full. */
 export const MAX_SCANNED_ROWS = 40_000;
 
 /** A row's columns as scanned for some first characters: each column's tokens, stemmed where they may match. */
