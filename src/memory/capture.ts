@@ -187,11 +187,11 @@ export const ADDS = 2;
  * always, turnaround is 6 weeks"): one whose content words it holds (RESTATED); `adds` when it says
  * ADDS or more content words the fact does not, so it is stored too, and the known fact strengthened.
  */
-function restatedIn(ctx: Ctx, found: CapturedFact, caller: Caller): { fact: Fact; adds: boolean } | null {
+function restatedIn(ctx: Ctx, found: CapturedFact, caller: Caller, near?: readonly Fact[]): { fact: Fact; adds: boolean } | null {
   // Said to be known in so many words ("as you know", "is still") is known() and decide()'s: strengthened only.
   if (!AS_USUAL.test(found.text) || RESTATES.test(found.text) || found.corrects || CHANGE.test(found.text)) return null;
   const stems = contentStems(found.text);
-  for (const f of neighbours(ctx, found.text, caller)) {
+  for (const f of near ?? neighbours(ctx, found.text, caller)) {
     const held = contentStems(f.text);
     if (heldShare(held, stems) >= RESTATED) return { fact: f, adds: [...stems].filter((w) => !held.has(w)).length >= ADDS };
   }
@@ -215,7 +215,9 @@ function strengthened(ctx: Ctx, found: CapturedFact, same: Fact, o: CaptureOptio
  */
 function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision[] {
   if (found.restatesOnly) {
-    const same = restatedIn(ctx, found, caller)?.fact ?? known(ctx, found, caller);
+    // One look-up of its neighbours serves both checks.
+    const near = neighbours(ctx, found.text, caller);
+    const same = restatedIn(ctx, found, caller, near)?.fact ?? known(ctx, found, caller, near);
     return same ? [strengthened(ctx, found, same, o)] : [];
   }
   const parts = found.parts ?? [];
