@@ -71,6 +71,16 @@ describe('capture rules', () => {
       ['I coach the under-tens on weekends', null, null],
       ['My instructor Dana wants me to nail short-field landings', 'named-fact', 'My instructor Dana wants me to nail short-field landings'],
       ['my instructor wants me to nail short-field landings', null, null],
+      // What the user is on, by name or number; a rule announced as one; a standing instruction said politely.
+      ["i'm on rizatriptan 10mg now", 'named-fact', "I'm on rizatriptan 10mg now"],
+      ["we're on Django 4.2", 'named-fact', "We're on Django 4.2"],
+      ["I'm on call Saturday", null, null],
+      ["i'm on it", null, null],
+      ['one rule to add right at the top nobody resets a room until the group has left the lobby', 'decision', 'One rule to add right at the top nobody resets a room until the group has left the lobby'],
+      ['house rule: shoes off at the door', 'decision', 'House rule: shoes off at the door'],
+      ['a rule of thumb is to water at dawn', null, null],
+      ['Please keep my handouts at a 6th grade reading level with 16pt font', 'preference', 'Please keep my handouts at a 6th grade reading level with 16pt font'],
+      ['please keep it under 200 words', null, null],
     ];
     for (const [sentence, rule, text] of cases) {
       const f = captureSentence(sentence);
@@ -113,6 +123,14 @@ describe('capture rules', () => {
       { maxChars: 5000 },
     );
     expect(facts.map((f) => f.text)).toEqual(['Our billing db is pg-billing-2.internal']);
+    // A statement before a request in the same sentence is read on its own.
+    const stated = captureFacts([user('we close the books by the 10th every month so can you fix this before friday? my partner Lou does all the listings on AbeBooks, so add a line for him')], { maxChars: 5000 });
+    expect(stated.map((f) => f.text)).toEqual(['We close the books by the 10th every month', 'My partner Lou does all the listings on AbeBooks']);
+    // What a kept sentence goes on to say after a dash stays with it; a dash's short aside stays with what it names.
+    const dashed = captureFacts([user("going forward we don't run helm by hand against staging — everything goes through argo. can you write the runbook?")], { maxChars: 5000 });
+    expect(dashed.map((f) => f.text)).toEqual(["Going forward we don't run helm by hand against staging — everything goes through argo."]);
+    const aside = captureFacts([user("we're going with Hetzner — the Falkenstein region — for the new cluster — can you size it?")], { maxChars: 5000 });
+    expect(aside.map((f) => f.text)).toEqual(["We're going with Hetzner — the Falkenstein region — for the new cluster"]);
     // Prose that names a piece of code is still prose.
     expect(looksLikeCode('going forward always use form requests for validation, not inline $request->validate')).toBe(false);
     expect(looksLikeCode('update orders set status = 1 where id = 7')).toBe(true);

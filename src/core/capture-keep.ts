@@ -2,7 +2,7 @@
  * Which of a conversation's kept sentences become which facts (auto-capture, issue 19): sentences said in a
  * row that say one kind of thing join, repeats go, and a later correction replaces what it corrects.
  */
-import { captureCandidates, MAX_FACT_CHARS, shareOf, type Candidate, type CapturedFact, type CaptureTurn } from './capture.js';
+import { captureCandidates, MAX_FACT_CHARS, plainFact, shareOf, type Candidate, type CapturedFact, type CaptureTurn } from './capture.js';
 import { contentStems } from './relevant-block.js';
 
 /** The chosen facts in order, without repeats; a correction later in the conversation replaces what it corrects ("tuesdays ... wait, thursdays"). */
@@ -33,15 +33,21 @@ export function keepFacts(chosen: readonly CapturedFact[]): CapturedFact[] {
 export function factsInRow(candidates: readonly Candidate[], pick: (c: Candidate, i: number) => CapturedFact | null): CapturedFact[] {
   const chosen: { fact: CapturedFact; at: number; turn: number }[] = [];
   candidates.forEach((c, i) => {
-    const f = pick(c, i);
-    if (!f) return;
     const last = chosen[chosen.length - 1];
+    // What a kept sentence goes on to say after a dash is part of it ("we never ride when it's wet — if it's muddy, stay home").
+    const f = pick(c, i) ?? (c.sentence.afterDash && last?.at === i - 1 && last.turn === c.turn ? plainFact(c.sentence) : null);
+    if (!f) return;
     if (last && last.at === i - 1 && last.turn === c.turn && last.fact.text.length + f.text.length < MAX_FACT_CHARS && oneThing(last.fact, f)) {
-      last.fact = joinFacts(last.fact, f);
+      last.fact = c.sentence.afterDash ? joinFacts(last.fact, asWritten(f, c.sentence.text), ' — ') : joinFacts(last.fact, f);
       last.at = i;
     } else chosen.push({ fact: f, at: i, turn: c.turn });
   });
   return keepFacts(chosen.map((c) => c.fact));
+}
+
+/** A fact in the case the user wrote its first letter in (a piece after a dash goes on a sentence). */
+function asWritten(f: CapturedFact, said: string): CapturedFact {
+  return /^\p{Ll}/u.test(said) ? { ...f, text: f.text.charAt(0).toLowerCase() + f.text.slice(1) } : f;
 }
 
 /**
@@ -54,8 +60,8 @@ function oneThing(a: CapturedFact, b: CapturedFact): boolean {
 }
 
 /** One fact of sentences said in a row: the first's rule, category and entity, every text, the stronger settings, each sentence's own fact as a part. */
-export function joinFacts(a: CapturedFact, b: CapturedFact): CapturedFact {
-  const text = `${a.text.replace(/[\s.;,]*$/, '.')} ${b.text}`;
+export function joinFacts(a: CapturedFact, b: CapturedFact, dash?: string): CapturedFact {
+  const text = dash ? `${a.text.replace(/[\s;,]*$/, '')}${dash}${b.text}` : `${a.text.replace(/[\s.;,]*$/, '.')} ${b.text}`;
   const parts = [...(a.parts ?? [a]), ...(b.parts ?? [b])];
   return { ...a, text, parts, tags: [...new Set([...a.tags, ...b.tags])], importance: Math.max(a.importance, b.importance), confidence: Math.min(a.confidence, b.confidence), corrects: a.corrects || b.corrects, redacted: a.redacted || b.redacted };
 }

@@ -69,19 +69,22 @@ const SELF =
 /** Someone or something of the user's, by name: "my instructor Dana", "our mare Juniper", "my sister Priya". */
 const THEIR_NAMED =
   /(?:^|\s)(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|big|younger|older|oldest|youngest|eldest|baby|main|regular|current|flight|riding|piano|voice|driving)\s+)?(?:wife|husband|partner|fianc[eé]e?|son|daughter|kid|child|mom|mum|mother|dad|father|sister|brother|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|friend|boss|manager|instructor|coach|teacher|doctor|vet|therapist|dentist|landlord|neighbou?r|roommate|flatmate|colleague|co-?worker|accountant|lawyer|mentor|trainer|tutor|assistant|dog|cat|horse|mare|gelding|stallion|pony|puppy|kitten|parrot|hawk|falcon|rabbit|tortoise|snake|gecko)\s+(?:is\s+|named\s+|called\s+)?[A-Z]\p{Ll}+/u;
+/** What the user is on, by name or number: "I'm on rizatriptan 10mg now", "we're on Django 4.2", "I'm on an Omnipod 5". */
+const ON_SOMETHING = /^(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?!call\b|it\b|my way\b|the way\b|board\b|track\b|time\b|vacation\b|holiday\b|leave\b|shift\b|site\b)/i;
 /** Something a sentence names after its first word: a Name, or a word with a digit ("K9", "DR650", "1924"). */
 const NAMED_IN = /\s(?:[A-Z]\p{Ll}[\p{L}'-]*|[\p{L}-]*\d[\w-]*)/u;
 
 const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
   { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
   { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b\s*[:,-]?\s*|\bchanged\b[^.]{0,20}\bactually\b|\b(?:(?:got|was|has been|have been|is|are) (?:moved|changed|pushed|bumped) to|no longer|not [\w\s.:-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
-  { rule: 'decision', re: /^(?:ok(?:ay)?,? )?decided\b|^(?:going with|settled on|sticking with)\b|\b(?:we settled on|we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
+  { rule: 'decision', re: /^(?:ok(?:ay)?,? )?decided\b|^(?:(?:also|and|oh and|so)\s+)?(?:one|a|the|our|another|new|house)\s+(?:more\s+)?(?:house\s+)?(?:rule|policy)\b(?! (?:of thumb|is that)\b)|^(?:going with|settled on|sticking with)\b|\b(?:we settled on|we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
   { rule: 'preference', re: /\b(?:i|we) (?:really |much |strongly |generally |usually )?(?:prefer|like|love|enjoy|hate|dislike|loathe|can'?t stand|cannot stand|always|never|want you to|don'?t want|do not want|don'?t like|don'?t eat|don'?t drink|avoid)\b|\b(?:i'?m|i am) (?:vegetarian|vegan|pescatarian|allergic to|lactose|not a fan of|a big fan of|into)\b|\bno [\w-]+(?: [\w-]+)? please\b|\bi only (?!have|had|need|know|want|got|just)[a-z]+\b|\b(?:works|work) best for me\b|\bi'?d like (?:you to|it|them|answers|replies)\b|\bi'?m (?:a|an) [\w-]+ (?:person|guy|girl|fan|user)\b|\bplease (?:always|never|don'?t|do not)\b|^(?:please |pls )?(?:always|never) (?!mind\b|again\b|ever\b|have\b|been\b)[a-z]+\b|\bmy (?:favou?rite|preferred) \w+|\bi'?d (?:rather|prefer)\b|^(?:can you |could you |please )?(?:stop|quit) (?:with |using |adding |sending |\w+ing\b)|^(?:please )?(?:don'?t|do not) (?:book|schedule|suggest|use|send|call|add|put|open|ping|message|write|format|answer|reply)\b/i, category: 'preference', importance: 0.6, decay: 'stable', confidence: 0.8 },
   { rule: 'named-fact', re: /(?:\b(?:is|are|lives?|stored|kept)|'re|'s)\s+(?:also\s+)?(?:stored\s+|kept\s+)?in\s+(?:the\s+)?(?:vault|1password|bitwarden|keychain|lastpass|keepass|secrets? manager|ssm|parameter store)\b/i, category: 'technical', importance: 0.6, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: /^(?:[Ii]'?m|[Ii] am) [A-Z][\p{L}-]+/u, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: /^(?:i'?m|i am) (?:on [\w/ -]{2,30} time|based in \S+|from \S+)|^i (?:work|live|run|lead|manage|own) (?:at|for|as|in|on)?\s*\S+|^we (?:use|run|deploy|host) [\w.-]+ (?:for|on|in|as) /iu, category: null, importance: 0.5, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: THEIR_NAMED, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
   { rule: 'named-fact', re: SELF, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
+  { rule: 'named-fact', re: ON_SOMETHING, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
 ];
 
 /** "<subject> is|runs on|... <value>" about a named thing. */
@@ -99,13 +102,13 @@ export const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|w
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
 const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i;
 /** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
-const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|the|he|she|they)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)/u;
+const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|the|he|she|they)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)|,?\s+so\s+(?=(?:(?:can|could|would|will) (?:you|u|it|we)|maybe|pls|please|add|make|put|i need|i'?d like|i want)\b)|,\s+(?=(?:can|could|would) (?:you|u)\b)/u;
 /** A clause that is only an opener ("note", "sorry", "update"): it belongs to the clause after it. */
 const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|note that|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|change of plans?|quick (?:note|update)|some context|context)(?:\s+(?:for|about|on|re|regarding)\s+[\w\s'-]{1,30}|(?:\s+[\w'-]+){1,4})?[\s,.:-]*$/i;
 /** The opener words a fact does not keep ("remember that", "actually,"). */
 const STRIP_OPENER = /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+)?(?:make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up|actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b(?:\s+that)?\s*[:,-]?\s*/i;
 /** A clause that announces what follows ("we decided:", "one rule for this handler:"). */
-const LEADS_IN = /\b(?:(?:we(?:'ve| have)? )?(?:decided|agreed)(?: on)?(?: (?:the|a|our))?(?: (?:plan|approach|following|rules?))?|the (?:plan|rule|decision) is|(?:one |a |the )?rule(?: for [\w\s'-]{1,30})?|going forward|from now on)[\s,:-]*$/i;
+const LEADS_IN = /\b(?:(?:we(?:'ve| have)? )?(?:decided|agreed)(?: on)?(?: (?:the|a|our))?(?: (?:plan|approach|following|rules?))?|the (?:plan|rule|decision) is|(?:one |a |the |(?:our |one )?house |new )?(?:rule|policy)(?: (?:for|about|on|to add|to follow)\b[\w\s'-]{1,30})?|going forward|from now on)[\s,:-]*$/i;
 /** "can you stop ..." is a request that states a preference. */
 const STOP_REQUEST = /^(?:can you |could you |please )?(?:stop|quit)\b/i;
 
@@ -125,12 +128,24 @@ function clauses(sentence: string): string[] {
   return out;
 }
 
+/** A sentence's pieces between dashes; a piece of three words or less ("— Fernbrook Natives —") stays with the one before. */
+function dashPieces(sentence: string): string[] {
+  const out: string[] = [];
+  for (const piece of sentence.split(/\s+(?:-{1,2}|—|–)\s+/)) {
+    if (out.length > 0 && piece.split(/\s+/).length <= 3) out[out.length - 1] += ` — ${piece}`;
+    else out.push(piece);
+  }
+  return out;
+}
+
 /** A line that introduces a list worth keeping. */
 const LIST_INTRO = /\b(?:outcomes?|decisions?|decided|agreed|details|notes?|save|remember|for later|facts|rules|summary|context|plan|schedule|setup|info|things|keep in mind)\b/i;
 /** A piece of the user's text; `listed`: an item of a list the user introduced as worth keeping. */
 export interface UserSentence {
   readonly text: string;
   readonly listed: boolean;
+  /** Said after a dash in the same sentence ("we never ride when it's wet — mud means stay home"). */
+  readonly afterDash?: boolean;
 }
 
 /** The user's sentences: injected blocks removed, split at sentence ends and line breaks. */
@@ -154,22 +169,22 @@ export function userSentences(text: string, maxChars: number): UserSentence[] {
     // A sentence ends at . ! ? ; followed by a space (so "db2.internal", "v1.2" and "e.g." stay whole).
     const pieces = line
       .replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '')
-      .split(/(?<=[.!?;])(?<!\b(?:dr|mr|mrs|ms|prof|st|vs|etc|e\.g|i\.e|approx|no)\.)\s+(?=[A-Za-z"'])|\s+(?:-{1,2}|—|–)\s+/i)
-      .flatMap(clauses);
+      .split(/(?<=[.!?;])(?<!\b(?:dr|mr|mrs|ms|prof|st|vs|etc|e\.g|i\.e|approx|no)\.)\s+(?=[A-Za-z"'])/i)
+      .flatMap((sentence) => dashPieces(sentence).flatMap((piece, d) => clauses(piece).map((text, c) => ({ text, afterDash: d > 0 && c === 0 }))));
     // An opener cut off by a colon or comma ("note: ...", "sorry, I meant ...") goes back on its clause.
-    const sentences: string[] = [];
+    const sentences: { text: string; afterDash: boolean }[] = [];
     for (const p of pieces) {
       const prev = sentences[sentences.length - 1];
-      if (prev !== undefined && (OPENER.test(prev.trim()) || LEADS_IN.test(prev.trim()))) sentences[sentences.length - 1] = `${prev.trim()} ${p}`;
+      if (prev !== undefined && (OPENER.test(prev.text.trim()) || LEADS_IN.test(prev.text.trim()))) prev.text = `${prev.text.trim()} ${p.text}`;
       else sentences.push(p);
     }
-    for (const sentence of sentences) {
-      const s = sentence.trim();
+    for (const { text, afterDash } of sentences) {
+      const s = text.trim();
       if (s.length < MIN_CHARS) continue;
       // A sentence that leans on the one before ("its not on db1 anymore") is read with it.
       const last = out[out.length - 1];
-      if (LEANS.test(s.replace(FILLER, '')) && last) out[out.length - 1] = { text: `${last.text} ${s}`, listed: last.listed };
-      else out.push({ text: s, listed: false });
+      if (LEANS.test(s.replace(FILLER, '')) && last) out[out.length - 1] = { ...last, text: `${last.text} ${s}` };
+      else out.push({ text: s, listed: false, afterDash });
     }
   }
   return out;
@@ -210,6 +225,9 @@ function factText(sentence: string): { text: string; redacted: boolean } {
 export function captureSentence(sentence: string, listed = false): CapturedFact | null {
   if (listed) return listedItem(sentence);
   const body = sentence.replace(FILLER, '').trim();
+  // "please keep my handouts at a 6th grade reading level": a standing instruction, said politely.
+  const polite = /^(?:please|pls|plz)\s+(.*)$/i.exec(body)?.[1];
+  if (polite && /\b(?:my|our)\b/i.test(polite) && !DO_NOT_KEEP.test(body) && standingInstruction(polite)) return instruction(body);
   if (body.length < MIN_CHARS || DO_NOT_KEEP.test(body) || (NOT_A_STATEMENT.test(body) && !STOP_REQUEST.test(body))) return null;
   // Where a credential lives: a technical fact with the credential tag (the auth-failure hint finds it).
   if (credentialHome(body)) return { ...namedFact(body, { entity: null, importance: 0.7, confidence: 0.8, decayClass: 'stable' }), category: 'technical', tags: CREDENTIAL_HOME_TAGS };
@@ -234,10 +252,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
       redacted,
     };
   }
-  if (standingInstruction(body)) {
-    const { text, redacted } = factText(body);
-    return { rule: 'preference', text, category: 'preference', entity: null, tags: ['auto-capture', 'preference'], importance: 0.6, decayClass: 'stable', confidence: 0.75, corrects: false, redacted };
-  }
+  if (standingInstruction(body)) return instruction(body);
   if (onlyNow(body)) return null;
   const named = NAMED.exec(body);
   if (named && named[1] && named[2] && (NAMED_THING.test(named[1]) || NAMED_THING.test(named[2])) && !/^(?:it|this|that|there|here|he|she|they|which|what)$/i.test(named[1].trim())) {
@@ -278,6 +293,10 @@ function standingInstruction(body: string): boolean {
   if (!DIRECTIVE.test(body) || !FORM.test(body) || THIS_TASK.test(body) || body.split(/\s+/).length > 30) return false;
   // "write me a script", "keep it short": a task's request, unless it says it holds beyond the task.
   return GENERAL.test(body) || !TASK_REQUEST.test(body);
+}
+function instruction(body: string): CapturedFact {
+  const { text, redacted } = factText(body);
+  return { rule: 'preference', text, category: 'preference', entity: null, tags: ['auto-capture', 'preference'], importance: 0.6, decayClass: 'stable', confidence: 0.75, corrects: false, redacted };
 }
 const TASK_REQUEST = /^(?:(?:and|also|oh and|but)\s+)?(?:(?:write|give|draft|make|answer|reply|send|create)\b|(?:keep|put|sign|use) (?:it|them)\b)/i;
 

@@ -230,7 +230,7 @@ function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOpti
     return same ? [strengthened(ctx, p, same, o)] : [];
   });
   const rest = parts.filter((_, i) => !restated[i]);
-  return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce(joinFacts), caller, o)];
+  return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce((a, b) => joinFacts(a, b)), caller, o)];
 }
 
 /** `restated`: a fact the sentence says again and was strengthened for; what it adds is stored, not that again. */
