@@ -43,7 +43,7 @@ describe('capture rules', () => {
       // Trouble reported now is the task; with something lasting in it, the fact stays.
       ['the wildcard cert renewal for the marlowlabs.dev domain is failing', null, null],
       ['orders-consumer lag is climbing, 48k on partition 3', null, null],
-      ['our basic tune is $45 now, people keep asking', 'named-fact', 'Our basic tune is $45 now, people keep asking'],
+      ['our basic tune is $45 now, people keep asking', 'correction', 'Our basic tune is $45 now, people keep asking'],
       // A routine, who or what is the user's, a standing rule: facts with nothing else specific in them.
       ['we close the shop every sunday', 'named-fact', 'We close the shop every sunday'],
       ['trash pickup is thursday mornings', 'named-fact', 'Trash pickup is thursday mornings'],
@@ -54,7 +54,7 @@ describe('capture rules', () => {
       // Said of this moment only, with nothing lasting in it.
       ["tonight's featured act is Marcus Bell doing 15 min at the end", null, null],
       ['the walk-in cooler is at 41F right now', null, null],
-      ['Marcus Bell is our open mic host now, he took over yesterday', 'named-fact', 'Marcus Bell is our open mic host now, he took over yesterday'],
+      ['Marcus Bell is our open mic host now, he took over yesterday', 'correction', 'Marcus Bell is our open mic host now, he took over yesterday'],
       ['my laptop is so slow today', null, null],
       ['can you make a weekly plan for me', null, null],
       // Where a credential lives, with no value in the sentence.
@@ -81,6 +81,11 @@ describe('capture rules', () => {
       ['a rule of thumb is to water at dawn', null, null],
       ['Please keep my handouts at a 6th grade reading level with 16pt font', 'preference', 'Please keep my handouts at a 6th grade reading level with 16pt font'],
       ['please keep it under 200 words', null, null],
+      // A state said to hold now, with a value in it.
+      ['its release/2.15 now, 2.14 got frozen friday', 'correction', 'Its release/2.15 now, 2.14 got frozen friday'],
+      ["we're with Harbor Tax Group now", 'correction', "We're with Harbor Tax Group now"],
+      ['it works now', null, null],
+      ['the Denver office is closed right now', null, null],
     ];
     for (const [sentence, rule, text] of cases) {
       const f = captureSentence(sentence);
@@ -126,6 +131,9 @@ describe('capture rules', () => {
     // A statement before a request in the same sentence is read on its own.
     const stated = captureFacts([user('we close the books by the 10th every month so can you fix this before friday? my partner Lou does all the listings on AbeBooks, so add a line for him')], { maxChars: 5000 });
     expect(stated.map((f) => f.text)).toEqual(['We close the books by the 10th every month', 'My partner Lou does all the listings on AbeBooks']);
+    // A fact the user asks to have written in is the user's fact.
+    const added = captureFacts([user('also add that Dev Patel is our assistant coach now. add that to the newsletter please')], { maxChars: 5000 });
+    expect(added.map((f) => f.text)).toEqual(['Dev Patel is our assistant coach now.']);
     // What a kept sentence goes on to say after a dash stays with it; a dash's short aside stays with what it names.
     const dashed = captureFacts([user("going forward we don't run helm by hand against staging — everything goes through argo. can you write the runbook?")], { maxChars: 5000 });
     expect(dashed.map((f) => f.text)).toEqual(["Going forward we don't run helm by hand against staging — everything goes through argo."]);

@@ -69,12 +69,16 @@ const SELF =
 /** Someone or something of the user's, by name: "my instructor Dana", "our mare Juniper", "my sister Priya". */
 const THEIR_NAMED =
   /(?:^|\s)(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|big|younger|older|oldest|youngest|eldest|baby|main|regular|current|flight|riding|piano|voice|driving)\s+)?(?:wife|husband|partner|fianc[eé]e?|son|daughter|kid|child|mom|mum|mother|dad|father|sister|brother|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|friend|boss|manager|instructor|coach|teacher|doctor|vet|therapist|dentist|landlord|neighbou?r|roommate|flatmate|colleague|co-?worker|accountant|lawyer|mentor|trainer|tutor|assistant|dog|cat|horse|mare|gelding|stallion|pony|puppy|kitten|parrot|hawk|falcon|rabbit|tortoise|snake|gecko)\s+(?:is\s+|named\s+|called\s+)?[A-Z]\p{Ll}+/u;
+/** A state said to hold now, a changed one ("its release/2.15 now", "we're with harbor tax group now", "we carry Malabrigo now"). */
+const NOW_STATE = /^(?!.*\b(?:right now|for now|just now|now that|by now|until now|up to now|now (?:i|we) (?:need|want)|now what|now (?:can|could) you)\b)(?:(?:i|we|it|they|he|she|my|our|the|its|it'?s|[\w-]+'s|[\w-]+)\b).{0,80}?\bnow\b/i;
+/** ... with a value in it: a number, a Name, a version, a place or a code. */
+const NOW_VALUE = /\d|\s[A-Z]\p{Ll}|\b(?:with|at|on|in|through|via|to)\s+\w/u;
 /** What the user is on, by name or number: "I'm on rizatriptan 10mg now", "we're on Django 4.2", "I'm on an Omnipod 5". */
 const ON_SOMETHING = /^(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|currently\s+|still\s+)?on\s+(?!call\b|it\b|my way\b|the way\b|board\b|track\b|time\b|vacation\b|holiday\b|leave\b|shift\b|site\b)/i;
 /** Something a sentence names after its first word: a Name, or a word with a digit ("K9", "DR650", "1924"). */
 const NAMED_IN = /\s(?:[A-Z]\p{Ll}[\p{L}'-]*|[\p{L}-]*\d[\w-]*)/u;
 
-const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number }[] = [
+const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number; loose?: boolean }[] = [
   { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
   { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b\s*[:,-]?\s*|\bchanged\b[^.]{0,20}\bactually\b|\b(?:(?:got|was|has been|have been|is|are) (?:moved|changed|pushed|bumped) to|no longer|not [\w\s.:-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
   { rule: 'decision', re: /^(?:ok(?:ay)?,? )?decided\b|^(?:(?:also|and|oh and|so)\s+)?(?:one|a|the|our|another|new|house)\s+(?:more\s+)?(?:house\s+)?(?:rule|policy)\b(?! (?:of thumb|is that)\b)|^(?:going with|settled on|sticking with)\b|\b(?:we settled on|we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
@@ -85,6 +89,7 @@ const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category:
   { rule: 'named-fact', re: THEIR_NAMED, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
   { rule: 'named-fact', re: SELF, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
   { rule: 'named-fact', re: ON_SOMETHING, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
+  { rule: 'correction', re: NOW_STATE, needs: NOW_VALUE, category: null, importance: 0.7, decay: 'stable', confidence: 0.8, loose: true },
 ];
 
 /** "<subject> is|runs on|... <value>" about a named thing. */
@@ -138,6 +143,9 @@ function dashPieces(sentence: string): string[] {
   return out;
 }
 
+/** A request to put a fact in the text being written ("also add that Dev Patel is our assistant coach now"): the fact is the user's. */
+const ADD_THAT = /^(?:(?:also|and|oh and|ok|pls|please|can you|could you)[\s,]+)*(?:add|put|mention|include)(?: (?:a line|a note|in|on|to (?:the |that |my |our )?[\w'-]+))? that\s+(?=\S+\s+\S+\s+\S)/i;
+
 /** A line that introduces a list worth keeping. */
 const LIST_INTRO = /\b(?:outcomes?|decisions?|decided|agreed|details|notes?|save|remember|for later|facts|rules|summary|context|plan|schedule|setup|info|things|keep in mind)\b/i;
 /** A piece of the user's text; `listed`: an item of a list the user introduced as worth keeping. */
@@ -179,7 +187,7 @@ export function userSentences(text: string, maxChars: number): UserSentence[] {
       else sentences.push(p);
     }
     for (const { text, afterDash } of sentences) {
-      const s = text.trim();
+      const s = text.trim().replace(ADD_THAT, '');
       if (s.length < MIN_CHARS) continue;
       // A sentence that leans on the one before ("its not on db1 anymore") is read with it.
       const last = out[out.length - 1];
@@ -248,7 +256,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
       importance: r.importance,
       decayClass: FLEETING.test(rest) ? 'episodic' : r.decay,
       confidence: r.confidence,
-      corrects: r.rule === 'correction',
+      corrects: r.rule === 'correction' && !r.loose,
       redacted,
     };
   }
