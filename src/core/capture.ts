@@ -23,8 +23,10 @@
  */
 import { REDACTED } from './auth/redact.js';
 import { withoutSecrets } from './capture-secrets.js';
-import { stripInjected } from './relevant-block.js';
+import { FILLER, MIN_CHARS, userSentences, type UserSentence } from './capture-sentences.js';
 import type { Category, DecayClass } from './types.js';
+
+export { FILLER, looksLikeCode, userSentences, type UserSentence } from './capture-sentences.js';
 
 export const RULE_NAMES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
 /** What found a fact: one of the rules, or the sentence classifier (`model`, src/core/capture-model.ts). */
@@ -56,7 +58,6 @@ export interface CapturedFact {
 }
 
 const NOT_STORED = '[not stored: ask the user]';
-const MIN_CHARS = 8;
 export const MAX_FACT_CHARS = 500;
 
 /**
@@ -100,114 +101,13 @@ export const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:inter
 export const NOT_A_STATEMENT = /\?\s*$|^(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has|what|why|how|when|where|which|who|whats|hows|any idea|any chance|(?:please|pls|plz) (?!always|never|don'?t|do not|remember|note))\b|\b(?:maybe|perhaps|might|i think we (?:could|might|should)|not sure|idk|i guess|what if|if we|suppose|hypothetically|in theory|would it|could we|should we|lol|\/s|(?:he|she|they|[A-Z][a-z]+|my \w+) (?:says|said|thinks|claims|reckons|believes|told me)|keeps? (?:dying|failing|crashing|breaking|getting|flapping))\b|[\u{1F643}\u{1F644}\u{1F612}\u{1F60F}]/iu;
 /** The user asks for it not to be kept ("don't write that anywhere", "off the record"). */
 const DO_NOT_KEEP = /\b(?:don'?t|dont|do not|never|no need to) (?:write|keep|store|save|note|record|remember|log|put) (?:that|this|it|them)(?: (?:down|anywhere|in|on)\b)?|\b(?:off the record|between us|don'?t (?:save|store) that)\b/i;
-/** The user says memory knows this already ("as you know ...", "like I said", "again, ...", "is still ...", "no change"). */
-export const RESTATES = /^(?:(?:ok(?:ay)?|so|and|but)\s+)?(?:as (?:you know|i said|i mentioned|mentioned|before)|like i (?:said|mentioned)|again\b|reminder\b|you know (?:that|the drill))|\b(?:like i said|as i said|as you know|you know the drill|as always|(?:is|are|'s|'re) still|no change)\b/i;
-/** Words that open a sentence without meaning ("ok so", "also", "btw", "no, ..."; never the "no" of "no emojis"). */
-export const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no(?=\s*[,.!:-])|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
-/** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
-const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i;
-/** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
-const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|the|he|she|they)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)|,?\s+so\s+(?=(?:(?:can|could|would|will) (?:you|u|it|we)|maybe|pls|please|add|make|put|i need|i'?d like|i want)\b)|,\s+(?=(?:can|could|would) (?:you|u)\b)/u;
-/** A clause that is only an opener ("note", "sorry", "update"): it belongs to the clause after it. */
-const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|note that|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|change of plans?|quick (?:note|update)|some context|context)(?:\s+(?:for|about|on|re|regarding)\s+[\w\s'-]{1,30}|(?:\s+[\w'-]+){1,4})?[\s,.:-]*$/i;
 /** The opener words a fact does not keep ("remember that", "actually,"). */
 const STRIP_OPENER = /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+)?(?:make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up|actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b(?:\s+that)?\s*[:,-]?\s*/i;
-/** A clause that announces what follows ("we decided:", "one rule for this handler:"). */
-const LEADS_IN = /\b(?:(?:we(?:'ve| have)? )?(?:decided|agreed)(?: on)?(?: (?:the|a|our))?(?: (?:plan|approach|following|rules?))?|the (?:plan|rule|decision) is|(?:one |a |the |(?:our |one )?house |new )?(?:rule|policy)(?: (?:for|about|on|to add|to follow)\b[\w\s'-]{1,30})?|going forward|from now on)[\s,:-]*$/i;
 /** "can you stop ..." is a request that states a preference. */
 const STOP_REQUEST = /^(?:can you |could you |please )?(?:stop|quit)\b/i;
 
-/** A sentence's clauses; a clause too short to stand alone ("I'm Sam") stays with the one after it. */
-function clauses(sentence: string): string[] {
-  const out: string[] = [];
-  let carry = '';
-  for (const c of sentence.split(CLAUSE)) {
-    const joined = carry ? `${carry}, ${c}` : c;
-    if (joined.trim().length < MIN_CHARS) carry = joined.trim();
-    else {
-      out.push(joined);
-      carry = '';
-    }
-  }
-  if (carry) out.push(carry);
-  return out;
-}
-
-/** A sentence's pieces between dashes; a piece of three words or less ("— Fernbrook Natives —") stays with the one before. */
-function dashPieces(sentence: string): string[] {
-  const out: string[] = [];
-  for (const piece of sentence.split(/\s+(?:-{1,2}|—|–)\s+/)) {
-    if (out.length > 0 && piece.split(/\s+/).length <= 3) out[out.length - 1] += ` — ${piece}`;
-    else out.push(piece);
-  }
-  return out;
-}
-
-/** A request to put a fact in the text being written ("also add that Dev Patel is our assistant coach now"): the fact is the user's. */
-const ADD_THAT = /^(?:(?:also|and|oh and|ok|pls|please|can you|could you)[\s,]+)*(?:add|put|mention|include)(?: (?:a line|a note|in|on|to (?:the |that |my |our )?[\w'-]+))? that\s+(?=\S+\s+\S+\s+\S)/i;
-
-/** A line that introduces a list worth keeping. */
-const LIST_INTRO = /\b(?:outcomes?|decisions?|decided|agreed|details|notes?|save|remember|for later|facts|rules|summary|context|plan|schedule|setup|info|things|keep in mind)\b/i;
-/** A piece of the user's text; `listed`: an item of a list the user introduced as worth keeping. */
-export interface UserSentence {
-  readonly text: string;
-  readonly listed: boolean;
-  /** Said after a dash in the same sentence ("we never ride when it's wet — mud means stay home"). */
-  readonly afterDash?: boolean;
-}
-
-/** The user's sentences: injected blocks removed, split at sentence ends and line breaks. */
-export function userSentences(text: string, maxChars: number): UserSentence[] {
-  const own = stripInjected(text.slice(0, maxChars)).replace(/```[\s\S]*?```/g, ' ');
-  const out: UserSentence[] = [];
-  let listing = false;
-  for (const line of own.split(/\n+/)) {
-    // A list under a line that introduces what to keep ("meeting outcomes:", "save this:"): each item is kept
-    // as it stands (`listed`: the rules take it as a statement); the intro line itself is not.
-    const bullet = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/.test(line);
-    // A line of code or a query pasted without a fence is the task's material, as a fenced block is.
-    if (looksLikeCode(line)) continue;
-    if (!bullet) listing = /:\s*$/.test(line) && LIST_INTRO.test(line);
-    if (listing && !bullet) continue;
-    if (listing && bullet) {
-      const item = line.replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '').trim();
-      if (item.length >= 4) out.push({ text: item, listed: true });
-      continue;
-    }
-    // A sentence ends at . ! ? ; followed by a space (so "db2.internal", "v1.2" and "e.g." stay whole).
-    const pieces = line
-      .replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '')
-      .split(/(?<=[.!?;])(?<!\b(?:dr|mr|mrs|ms|prof|st|vs|etc|e\.g|i\.e|approx|no)\.)\s+(?=[A-Za-z"'])/i)
-      .flatMap((sentence) => dashPieces(sentence).flatMap((piece, d) => clauses(piece).map((text, c) => ({ text, afterDash: d > 0 && c === 0 }))));
-    // An opener cut off by a colon or comma ("note: ...", "sorry, I meant ...") goes back on its clause.
-    const sentences: { text: string; afterDash: boolean }[] = [];
-    for (const p of pieces) {
-      const prev = sentences[sentences.length - 1];
-      if (prev !== undefined && (OPENER.test(prev.text.trim()) || LEADS_IN.test(prev.text.trim()))) prev.text = `${prev.text.trim()} ${p.text}`;
-      else sentences.push(p);
-    }
-    for (const { text, afterDash } of sentences) {
-      const s = text.trim().replace(ADD_THAT, '');
-      if (s.length < MIN_CHARS) continue;
-      // A sentence that leans on the one before ("its not on db1 anymore") is read with it.
-      const last = out[out.length - 1];
-      if (LEANS.test(s.replace(FILLER, '')) && last) out[out.length - 1] = { ...last, text: `${last.text} ${s}` };
-      else out.push({ text: s, listed: false, afterDash });
-    }
-  }
-  return out;
-}
-
-/** A piece of code in a word: a call, a brace, a semicolon, an operator, a $variable. */
-const CODE_TOKEN = /[{};=<>|^]|::|->|:=|\w\(|\$[A-Za-z_]/;
-/** A query as written: "select ... from", "update ... set", "delete from ...". */
-const SQL = /^\s*(?:select\b.+\bfrom|insert into|update\s+\S+\s+set|delete from|with\s+\w+\s+as\s*\()\b/i;
-
-/** A line that is code rather than prose: a query, or a third of its words pieces of code. */
-export function looksLikeCode(line: string): boolean {
-  const words = line.trim().split(/\s+/);
-  return SQL.test(line) || (words.length > 0 && words.filter((w) => CODE_TOKEN.test(w)).length / words.length >= 1 / 3);
-}
+/** The user says memory knows this already ("as you know ...", "like I said", "again, ...", "is still ...", "no change"). */
+export const RESTATES = /^(?:(?:ok(?:ay)?|so|and|but)\s+)?(?:as (?:you know|i said|i mentioned|mentioned|before)|like i (?:said|mentioned)|again\b|reminder\b|you know (?:that|the drill))|\b(?:like i said|as i said|as you know|you know the drill|as always|(?:is|are|'s|'re) still|no change)\b/i;
 
 function category(text: string, fallback: Category | null): Category {
   if (fallback) return fallback;
