@@ -66,8 +66,8 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     expect(score.secretsStored).toBe(0);
   });
 
-  it('keeps its measured quality: precision >= 0.89, recall >= 0.71 (measured 0.904 / 0.720 in a dry run, rounds 1-24)', () => {
-    expect(precision(score)).toBeGreaterThanOrEqual(0.89);
-    expect(recall(score)).toBeGreaterThanOrEqual(0.71);
+  it('keeps its measured quality: precision >= 0.83, recall >= 0.82 (measured 0.843 / 0.832 in a dry run, rounds 1-26)', () => {
+    expect(precision(score)).toBeGreaterThanOrEqual(0.83);
+    expect(recall(score)).toBeGreaterThanOrEqual(0.82);
   });
 });

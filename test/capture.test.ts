@@ -5,7 +5,7 @@
  * and the configuration.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureSentence, looksLikeCode, plainFact } from '../src/core/capture.js';
+import { captureSentence, looksLikeCode, plainFact, userSentences } from '../src/core/capture.js';
 import { captureFacts } from '../src/core/capture-keep.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { startSemantic } from '../src/main.js';
@@ -162,8 +162,18 @@ describe('secret values never kept, whatever their shape', () => {
       ['the code is in src/app and the api key is in 1password', 'The code is in src/app and the api key is in 1password'],
       ['standup is at 9:30 / 10:00 on fridays', 'Standup is at 9:30 / 10:00 on fridays'],
       ['my password is in bitwarden', 'My password is in bitwarden'],
+      // A number right after its code word, a dial combination.
+      ['Alarm code 9914, set it last', 'Alarm code [not stored: ask the user], set it last'],
+      ['lock the drug cabinet (pin 0932) and set alarm #4417* at the back door', 'Lock the drug cabinet (pin [not stored: ask the user]) and set alarm [not stored: ask the user] at the back door'],
+      ['Safe combo for their office safe 24-61-13', 'Safe combo for their office safe [not stored: ask the user]'],
+      ['new bitting 35274 on all six cylinders', 'New bitting [not stored: ask the user] on all six cylinders'],
+      ['the code freeze starts at 1700 on the 14th', 'The code freeze starts at 1700 on the 14th'],
     ];
     for (const [sentence, text] of cases) expect({ sentence, text: (captureSentence(sentence) ?? plainFact({ text: sentence, listed: false }))?.text }).toEqual({ sentence, text });
+    // The word that makes a value a credential may stand in another clause than the value.
+    const facts = captureFacts([user('also can u add the guest wifi at the bottom of the board: Brewhaus-Guest / hopheads2024. we open at noon every sunday')], { maxChars: 5000 });
+    expect(JSON.stringify(facts)).not.toContain('hopheads2024');
+    expect(userSentences('add the guest wifi at the bottom: Brewhaus-Guest / hopheads2024', 5000).map((x) => x.text).join(' ')).not.toContain('hopheads2024');
   });
 
   it('keeps nothing the user asks not to keep, and nothing that is a question, a request or a hedge, even past the rules', () => {

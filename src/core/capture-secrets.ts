@@ -20,14 +20,23 @@ const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env
 const PASSWORD_SHAPE = /(?<![^\s(])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
 
 /** Words that say a number is an access code ("the combo on the side gate is 0619"). */
-const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad|lockbox|key ?safe|safe|locker|alarm)\b/i;
+const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad|lockbox|key ?safe|safe|locker|alarm|bitting)\b/i;
+/** A number right after its code word ("alarm code 9914", "(pin 0932)", "alarm #4417*", "bitting 35274"). */
+const CODE_AFTER_WORD = /(\b(?:pin|passcode|pass ?code|code|combo|combination|bitting|alarm)\s*(?:#|:|no\.?\s*|number\s*)?\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi;
+/** A dial combination ("24-61-13"). */
+const COMBINATION = /(?<![\w-])\d{1,2}(?:-\d{1,2}){2,}(?![\w-])/g;
 /** Single digits in a row with dashes or spaces ("7-3-1-9", "2 9 0 4", "1-5-9-#"): a code, whatever the sentence says. */
 const DIGIT_RUN = /(?<![\w-])\d(?:[- ]\d){2,}(?:[- ][#*])?(?![\w-])|(?<![\w-])\d(?:-\d){1,}-[#*](?![\w-])/g;
 
 function maskValues(text: string): string {
   text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED)).replace(DIGIT_RUN, REDACTED);
   // A number given as a code, wherever the code word stands in the sentence.
-  if (CODE_WORDS.test(text)) text = text.replace(/(\b(?:is|was|are|to|:|=|of)\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi, `$1${REDACTED}`);
+  if (CODE_WORDS.test(text)) {
+    text = text
+      .replace(/(\b(?:is|was|are|to|:|=|of)\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi, `$1${REDACTED}`)
+      .replace(CODE_AFTER_WORD, `$1${REDACTED}`)
+      .replace(COMBINATION, REDACTED);
+  }
   if (!CREDENTIAL_WORDS.test(text)) return text;
   return (
     text
@@ -43,6 +52,15 @@ const ERRAND_AFTER_SECRET = new RegExp(
   String.raw`(?<=${REDACTED.replace(/[[\]]/g, '\\$&')})[,;]?\s+(?:just so|so (?:that )?(?:you|u)|if (?:you|u)|in case|when (?:you|u)|btw|for (?:the|now|when|testing)|to (?:test|check|try|log in|fix|set up|setup)|(?:and )?(?:put|add|use) it)\b.*$`,
   'i',
 );
+
+/**
+ * A user's line with every secret-looking value replaced by REDACTED, before it is cut into sentences: the
+ * words that say a value is a credential ("guest wifi", "alarm") often stand in another clause than the
+ * value ("add the guest wifi at the bottom: Brewhaus-Guest / hopheads2024").
+ */
+export function maskLine(line: string): string {
+  return maskValues(redactSecrets(line));
+}
 
 /** The sentence with every secret-looking value replaced by REDACTED; a credential's sentence ends at the credential. */
 export function withoutSecrets(sentence: string): string {

@@ -4,6 +4,7 @@
  * for this:") kept with its clause, a sentence that leans on the one before read with it, the items of a
  * list introduced as worth keeping marked `listed`. The rules that read them are src/core/capture.ts.
  */
+import { maskLine } from './capture-secrets.js';
 import { stripInjected } from './relevant-block.js';
 
 /** Shorter than this, a piece of text is no fact. */
@@ -63,7 +64,7 @@ export function userSentences(text: string, maxChars: number): UserSentence[] {
   const own = stripInjected(text.slice(0, maxChars)).replace(/```[\s\S]*?```/g, ' ');
   const out: UserSentence[] = [];
   let listing = false;
-  for (const line of own.split(/\n+/)) {
+  for (const line of own.split(/\n+/).map(maskLine)) {
     // A list under a line that introduces what to keep ("meeting outcomes:", "save this:"): each item is kept
     // as it stands (`listed`: the rules take it as a statement); the intro line itself is not.
     const bullet = /^\s*(?:[-*•]|\d{1,2}[.)])\s+/.test(line);
