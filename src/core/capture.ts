@@ -8,7 +8,8 @@
  *   rule        fires on                                              category    importance  decay     conf.
  *   explicit    "remember (that)", "note:", "don't forget", "fyi"     by content  0.8         stable    0.95
  *   correction  "actually", "correction:", "scratch that", "no        by content  0.7         stable    0.85
- *               longer", "not ... anymore", "we switched to"
+ *               longer", "not ... anymore", "we switched to"; a state
+ *               said to hold now with a value ("its release/2.15 now")          0.8
  *   decision    "we decided", "we're going with", "let's go with",   decision    0.7         stable    0.85
  *               "from now on", "going forward", "we'll use"
  *   preference  "I prefer / like / love / hate / can't stand",        preference  0.6         stable    0.8
@@ -79,7 +80,7 @@ const ON_SOMETHING = /^(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|currently\s+|stil
 /** Something a sentence names after its first word: a Name, or a word with a digit ("K9", "DR650", "1924"). */
 const NAMED_IN = /\s(?:[A-Z]\p{Ll}[\p{L}'-]*|[\p{L}-]*\d[\w-]*)/u;
 
-const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number; loose?: boolean }[] = [
+const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number; corrects?: boolean }[] = [
   { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|note|don'?t forget) that\s+|^(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
   { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b\s*[:,-]?\s*|\bchanged\b[^.]{0,20}\bactually\b|\b(?:(?:got|was|has been|have been|is|are) (?:moved|changed|pushed|bumped) to|no longer|not [\w\s.:-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
   { rule: 'decision', re: /^(?:ok(?:ay)?,? )?decided\b|^(?:(?:also|and|oh and|so)\s+)?(?:one|a|the|our|another|new|house)\s+(?:more\s+)?(?:house\s+)?(?:rule|policy)\b(?! (?:of thumb|is that)\b)|^(?:going with|settled on|sticking with)\b|\b(?:we settled on|we(?:'ve| have)? decided|(?:we|i)(?:'re| are) going with|let'?s go with|from now on|going forward|we(?:'ll| will) (?:use|go with|stick with)|we(?:'re| are) (?:using|sticking with|switching to)|we chose|we picked|the decision is|decided to|we agreed|we(?:'ve| have) settled on|we(?:'re| are) (?:moving|migrating) to|we(?:'ll| will) (?:move|migrate|switch) to|the plan is to|let'?s (?:use|stick with|keep|switch to|move to)|(?:use|keep) [\w.-]+ (?:from now on|going forward)|stick with)\b/i, category: 'decision', importance: 0.7, decay: 'stable', confidence: 0.85 },
@@ -90,7 +91,8 @@ const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category:
   { rule: 'named-fact', re: THEIR_NAMED, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
   { rule: 'named-fact', re: SELF, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
   { rule: 'named-fact', re: ON_SOMETHING, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
-  { rule: 'correction', re: NOW_STATE, needs: NOW_VALUE, category: null, importance: 0.7, decay: 'stable', confidence: 0.8, loose: true },
+  // A statement of change, not a correction of a fact by its words: the store replaces what it mostly restates (CHANGED), not any fact sharing a quarter of its words.
+  { rule: 'correction', re: NOW_STATE, needs: NOW_VALUE, category: null, importance: 0.7, decay: 'stable', confidence: 0.8, corrects: false },
 ];
 
 /** "<subject> is|runs on|... <value>" about a named thing. */
@@ -156,7 +158,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
       importance: r.importance,
       decayClass: FLEETING.test(rest) ? 'episodic' : r.decay,
       confidence: r.confidence,
-      corrects: r.rule === 'correction' && !r.loose,
+      corrects: r.corrects ?? r.rule === 'correction',
       redacted,
     };
   }
