@@ -56,6 +56,8 @@ describe('capture rules', () => {
       ['the walk-in cooler is at 41F right now', null, null],
       ['Marcus Bell is our open mic host now, he took over yesterday', 'correction', 'Marcus Bell is our open mic host now, he took over yesterday'],
       ['my laptop is so slow today', null, null],
+      ['nitrite is 0 fwiw, ammonia like 0.25', null, null],
+      ["i'd like 2 copies of the lease on file", null, null],
       ['can you make a weekly plan for me', null, null],
       // Where a credential lives, with no value in the sentence.
       ["I moved the key into a .env file that's gitignored", 'named-fact', "I moved the key into a .env file that's gitignored"],

@@ -231,7 +231,7 @@ function namedFact(body: string, o: { entity: string | null; importance: number;
 export const TROUBLE =
   /\b(?:keeps?|kept) \w+ing\b|\b(?:is|are|was|were|been|started|starts|'s|'re) (?:throwing|climbing|growing|spiking|failing|erroring|crashing|timing out|paging|hanging|leaking|stuck)\b|\b(?:is|are|went|'s|'re) down\b|\b(?:can'?t|cant|won'?t|wont|doesn'?t|doesnt|isn'?t|isnt|aren'?t|not) (?:reach|connect|load|start|build|work|working|decrypt|showing|getting|loading)\b|\b(?:stopped working|errors?\b|failing|broken|crash(?:ed|es|ing)?|oomkilled|500s|piling up|backing up|backed up|(?:is|are|went|turned) red|swinging|stall(?:ed|ing)|lagging)/i;
 /** Said of this moment only: "tonight's featured act is ...", "just had a ruff at the pond", "pitched it eight days ago". */
-const ONE_OFF = /\b(?:today|tonight|tomorrow|tmrw|yesterday|this (?:morning|afternoon|evening)|last night|just (?:had|got|saw|finished)|right now|at the moment|(?:days?|weeks?|hours?) ago)\b/i;
+const ONE_OFF = /\b(?:today|tonight|tomorrow|tmrw|yesterday|this (?:morning|afternoon|evening)|last night|just (?:had|got|saw|finished)|right now|at the moment|(?:days?|weeks?|hours?) ago)\b|(?<!(?:'d|would|i|we|you) )like ~?\d/i;
 /** What makes a sentence outlast the moment it reports ("people keep asking, so it's $45 now", "it runs on 192.168.1.40"). */
 const LASTING = /\b(?:always|never|every|everything|completely|going forward|from now on|permanent(?:ly)?|(?<!right )now|anymore|runs on|lives on|is on|all (?:my|our|the))\b|\d+\.\d+\.\d+\.\d+/i;
 
