@@ -176,6 +176,11 @@ describe('secret values never kept, whatever their shape', () => {
     const facts = captureFacts([user('also can u add the guest wifi at the bottom of the board: Brewhaus-Guest / hopheads2024. we open at noon every sunday')], { maxChars: 5000 });
     expect(JSON.stringify(facts)).not.toContain('hopheads2024');
     expect(userSentences('add the guest wifi at the bottom: Brewhaus-Guest / hopheads2024', 5000).map((x) => x.text).join(' ')).not.toContain('hopheads2024');
+    // A value in quotes is a value; a number with a unit word in a credential's line is not.
+    const quoted = userSentences("the readonly user signs in with 'Kq7$tomb-Rf3' for now", 5000).map((x) => x.text).join(' ');
+    expect(quoted).toContain('[redacted]');
+    expect(quoted).not.toContain('Kq7$tomb-Rf3');
+    expect(userSentences('we are going with the 15-year fixed, the portal login is dkowal88 / Refi$2024harbor', 5000).map((x) => x.text).join(' ')).toMatch(/15-year fixed.*\[redacted\]$/);
   });
 
   it('keeps nothing the user asks not to keep, and nothing that is a question, a request or a hedge, even past the rules', () => {

@@ -13,11 +13,11 @@ const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?|pw|pwd|pin|login|log
  * characters) is taken for the value ("the login is admin / Tr0ub4dor&3x"): hosts, versions, times, paths
  * and e-mail addresses are kept. Over-masking such a sentence is the safe failure.
  */
-const VALUE_LIKE = /(?<![^\s(])(?=[^\s]*[A-Za-z])(?=[^\s]*[\d!#$%&*+=?^~|])[^\s,;'"`()]{6,256}/g;
-const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
+const VALUE_LIKE = /(?<![^\s('"`])(?=[^\s]*[A-Za-z])(?=[^\s]*[\d!#$%&*+=?^~|])[^\s,;'"`()]{6,256}/g;
+const NOT_A_VALUE = /^(?:1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|\d{1,3}(?:-[a-z]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
 
 /** A token with lower case, upper case, a digit and a symbol is a password wherever it stands. */
-const PASSWORD_SHAPE = /(?<![^\s(])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
+const PASSWORD_SHAPE = /(?<![^\s('"`])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
 
 /** Words that say a number is an access code ("the combo on the side gate is 0619"). */
 const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad|lockbox|key ?safe|safe|locker|alarm|bitting)\b/i;
