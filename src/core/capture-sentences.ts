@@ -1,6 +1,6 @@
 /**
  * The user's sentences as auto-capture reads them (issue 19): injected memory blocks, fenced and unfenced
- * code left out; split at sentence ends, line breaks, dashes and clause breaks; an opener ("note:", "one rule
+ * code left out; secret values masked in each line before it is cut; split at sentence ends, line breaks, dashes and clause breaks; an opener ("note:", "one rule
  * for this:") kept with its clause, a sentence that leans on the one before read with it, the items of a
  * list introduced as worth keeping marked `listed`. The rules that read them are src/core/capture.ts.
  */
@@ -59,7 +59,7 @@ export interface UserSentence {
   readonly afterDash?: boolean;
 }
 
-/** The user's sentences: injected blocks removed, split at sentence ends and line breaks. */
+/** The user's sentences: injected blocks removed, secret values masked line by line (maskLine), split at sentence ends and line breaks. */
 export function userSentences(text: string, maxChars: number): UserSentence[] {
   const own = stripInjected(text.slice(0, maxChars)).replace(/```[\s\S]*?```/g, ' ');
   const out: UserSentence[] = [];
