@@ -5,7 +5,8 @@
  * and the configuration.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { captureSentence, looksLikeCode, plainFact, userSentences } from '../src/core/capture.js';
+import { captureSentence, plainFact } from '../src/core/capture.js';
+import { looksLikeCode, userSentences } from '../src/core/capture-sentences.js';
 import { captureFacts } from '../src/core/capture-keep.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { startSemantic } from '../src/main.js';

@@ -27,8 +27,6 @@ import { withoutSecrets } from './capture-secrets.js';
 import { FILLER, MIN_CHARS, userSentences, type UserSentence } from './capture-sentences.js';
 import type { Category, DecayClass } from './types.js';
 
-export { FILLER, looksLikeCode, userSentences, type UserSentence } from './capture-sentences.js';
-
 export const RULE_NAMES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
 /** What found a fact: one of the rules, or the sentence classifier (`model`, src/core/capture-model.ts). */
 export const CAPTURE_RULES = [...RULE_NAMES, 'model'] as const;
