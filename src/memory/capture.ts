@@ -10,6 +10,7 @@ import { joinFacts, ruledFacts } from '../core/capture-keep.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
 import { contentStems as stemsOf } from '../core/relevant-block.js';
+import { givesNewValue } from '../core/capture-values.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { parseQuery } from '../core/text.js';
@@ -58,11 +59,21 @@ function contentStems(text: string): Set<string> {
 export const SAME_FACT = 0.8;
 /** A correction replaces the current fact that shares at least this share of its content words. */
 export const CORRECTS = 0.25;
-/** A fact the user says memory knows is a current one whose content words it holds at least this much of (two or more). */
-export const RESTATED = 0.4;
+/**
+ * A fact the user says memory knows ("is still", "as you know", "like always", "hasn't changed") is a current
+ * one whose content words it holds at least this much of (two or more): said to be known, a quarter of the
+ * fact's words name it ("Still biweekly fridays" for "Payroll runs biweekly on Fridays through Gusto").
+ */
+export const RESTATED = 0.25;
 
 /** A statement of change ("moved to", "is ... now", "switched", "no longer"): the fact it states replaces one. */
 const CHANGE = /\b(?:now|moved|moves|changed|switched|swapped|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|new)\b/i;
+/** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
+const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:is|are|stays?|stayed|remains?) the same|unchanged)\b/gi;
+/** The text states a change, not counting what it says is unchanged. */
+function saysChange(text: string): boolean {
+  return CHANGE.test(text.replace(UNCHANGED, ' '));
+}
 /** A changed fact replaces the current one whose content words it mostly holds (at least this share, two or more). */
 export const CHANGED = 0.5;
 
@@ -91,7 +102,7 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
  * "we dropped the Switch port", "left keller williams", "on enterprise accounts now, not mid-market". Its first
  * word after the frame.
  */
-const OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out)\s+(?:the\s+|a\s+|our\s+|my\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?)([\p{L}\d][\p{L}\d.'-]*)/giu;
+const OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|stopped\s+(?:doing|using|offering|taking|carrying|selling))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?)([\p{L}\d][\p{L}\d.'-]*)/giu;
 
 /** The content stems of the old values a statement of change names (OLD_VALUE). */
 function oldValues(text: string): Set<string> {
@@ -113,6 +124,27 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
   }
   return best?.fact ?? null;
 }
+
+/**
+ * The current fact of `near` a statement of change gives a new value for ("we bumped minSdk to 26" for "App
+ * minSdk is 24", "league moved to thursdays" for "League night is Tuesday"): it shares a word with the fact
+ * besides numbers and states a value of a kind the fact holds, differently; the one sharing most words.
+ */
+function newValueFor(text: string, near: readonly Fact[]): Fact | null {
+  let best: { fact: Fact; shared: number } | null = null;
+  for (const clause of text.split(CHANGE_CLAUSE).filter(saysChange)) {
+    const said = contentStems(clause);
+    for (const fact of near) {
+      const shared = [...contentStems(fact.text)].filter((w) => said.has(w) && !/\d|^(?:mon|tue|wed|thu|fri|sat|sun)/.test(w) && !GENERIC.has(w));
+      if (shared.length >= 2 && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
+    }
+  }
+  return best?.fact ?? null;
+}
+/** Stems too common to say what a fact is about: when and how often, and the words of change themselves. */
+const GENERIC = new Set(['start', 'new', 'now', 'everi', 'week', 'month', 'year', 'dai', 'time', 'night', 'morn', 'even', 'move', 'switch', 'chang', 'bump', 'go', 'went', 'get', 'got', 'take', 'first', 'last', 'next', 'still', 'free', 'hour', 'minut']);
+/** Where a clause of a statement ends, for newValueFor: a value is compared in the clause that says it changed. */
+const CHANGE_CLAUSE = /[.!?;]+\s+|,\s+|\s+[—–]\s+|\s+(?:so|but|because|bc|since)\s+/i;
 
 /** Where a known fact given as a reason ends: "..., so ...", "... so ...", "... which means ...". */
 const LEAD_END = /,?\s+(?:so|which means|that means)\s+/i;
@@ -164,7 +196,7 @@ function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(
   // A known fact given as the reason for a request ("I'm allergic to shellfish so flag anything with seafood").
   const lead = contentStems(found.text.split(LEAD_END)[0] ?? '');
   const restates = RESTATES.test(found.text);
-  const changing = found.corrects || CHANGE.test(found.text);
+  const changing = found.corrects || saysChange(found.text);
   return (
     near.find((f) => {
       const held = contentStems(f.text);
@@ -177,7 +209,7 @@ function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(
 }
 
 /** Said as usual ("like always", "as usual", "still"): the sentence says a current fact again, perhaps with more. */
-const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still)\b/i;
+const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|unchanged)\b/i;
 
 /** Content words a restatement must add to a fact it says again to be stored as well (new information). */
 export const ADDS = 2;
@@ -189,8 +221,9 @@ export const ADDS = 2;
  */
 function restatedIn(ctx: Ctx, found: CapturedFact, caller: Caller, near?: readonly Fact[]): { fact: Fact; adds: boolean } | null {
   // Said to be known in so many words ("as you know", "is still") is known() and decide()'s: strengthened only.
-  if (!AS_USUAL.test(found.text) || RESTATES.test(found.text) || found.corrects || CHANGE.test(found.text)) return null;
-  const stems = contentStems(found.text);
+  if (!AS_USUAL.test(found.text) || RESTATES.test(found.text) || found.corrects || saysChange(found.text)) return null;
+  // The words that say it is as usual ("haven't changed") add nothing.
+  const stems = contentStems(found.text.replace(new RegExp(AS_USUAL.source, 'gi'), ' '));
   for (const f of near ?? neighbours(ctx, found.text, caller)) {
     const held = contentStems(f.text);
     if (heldShare(held, stems) >= RESTATED) return { fact: f, adds: [...stems].filter((w) => !held.has(w)).length >= ADDS };
@@ -242,13 +275,13 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   if (findControl(found.text) || (found.entity !== null && findControl(found.entity))) return skip('it holds control characters');
   const stems = contentStems(found.text);
   const near = neighbours(ctx, found.text, caller);
-  const changing = found.corrects || CHANGE.test(found.text);
+  const changing = found.corrects || saysChange(found.text);
   const same = known(ctx, found, caller, near);
   if (same && same.id !== restated?.id) return strengthened(ctx, found, same, o);
   const about = near.filter((f) => sameEntity(f.entity, found.entity));
   const replaces = !changing
     ? null
-    : ((found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about)) ?? holdsOldValue(found.text, stems, about));
+    : ((found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about)) ?? holdsOldValue(found.text, stems, about) ?? newValueFor(found.text, about));
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(

@@ -1,0 +1,57 @@
+/**
+ * The values a fact states, by kind, so that memory can tell a statement of change that gives a new value
+ * for what a current fact holds ("we bumped minSdk to 26" against "App minSdk is 24", "rehearsals moved to
+ * Thursdays at 7:30" against "Choir rehearses Wednesday nights at 7", "I'm on an 8-shaft Louet now"
+ * against "User weaves on a 4-shaft Schacht") even when it shares few words with it.
+ */
+import { porterStem } from './porter.js';
+import { STOPWORDS } from './text.js';
+
+/** A value and its kind: `money`, `time`, `day`, or `n:<unit>` for a number (`n:` when it has no unit). */
+export interface StatedValue {
+  readonly kind: string;
+  readonly value: string;
+}
+
+const NUMBER_WORDS: Readonly<Record<string, string>> = { two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11', twelve: '12' };
+const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|weds|thurs';
+
+/**
+ * Money ("$1,400"), a time of day ("7pm", "7:30", "noon"), a weekday ("Thursdays", "thurs") and a number
+ * with the unit it counts, attached, hyphened or the next word ("10mg", "4-shaft", "14U", "6 hives", "two
+ * hives"; a version is a number without one: "Django 4.2").
+ */
+const VALUE = new RegExp(
+  String.raw`(\$\s?\d[\d,]*(?:\.\d+)?)|\b(\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|noon|midnight)\b|\b(${DAYS})s?\b|(?<![\w.])(\d+(?:\.\d+)*(?![\d.])|(?:${Object.keys(NUMBER_WORDS).join('|')})\b)(?:-?([a-z]+)\b|\s([a-z]+)\b)?`,
+  'gi',
+);
+
+/** The values a text states. */
+export function statedValues(text: string): StatedValue[] {
+  const out: StatedValue[] = [];
+  for (const m of text.matchAll(VALUE)) {
+    if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$,]/g, '') });
+    else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, '') });
+    else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3) });
+    else if (m[4]) {
+      const n = m[4].toLowerCase();
+      const unit = (m[5] ?? m[6] ?? '').toLowerCase();
+      // A following word that is not a stopword is what the number counts ("6 hives"); "26 last sprint" has none.
+      const counted = unit && !(m[6] && STOPWORDS.has(unit)) && !/^(?:last|this|next|since|now|and|or|to|so|btw)$/.test(unit) ? porterStem(unit) : '';
+      out.push({ kind: `n:${counted}`, value: NUMBER_WORDS[n] ?? n });
+    }
+  }
+  return out;
+}
+
+
+/**
+ * A statement gives a new value of a kind the fact holds: the fact has a value of that kind the statement
+ * does not say, and the statement a value of that kind the fact does not hold.
+ */
+export function givesNewValue(factText: string, statement: string): boolean {
+  const held = statedValues(factText);
+  const said = statedValues(statement);
+  const has = (vs: readonly StatedValue[], v: StatedValue) => vs.some((x) => x.value === v.value && x.kind === v.kind);
+  return held.some((o) => !has(said, o) && said.some((n) => o.kind === n.kind && !has(held, n)));
+}

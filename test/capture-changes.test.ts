@@ -1,0 +1,95 @@
+/**
+ * Auto-capture's statements of change and restatements on a real store (src/memory/capture.ts with
+ * src/core/capture-values.ts): a new value for what a current fact holds replaces that fact, even in
+ * other words; a value of another kind, or a fact that shares one word only, is left alone; a sentence that
+ * says nothing changed strengthens the fact it restates instead of being stored again.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { givesNewValue, statedValues } from '../src/core/capture-values.js';
+import type { MemoryService } from '../src/memory/service.js';
+import { openService, tempHome, type TestHome } from './helpers.js';
+
+const user = (content: string) => ({ role: 'user', content });
+
+describe('stated values', () => {
+  it('reads money, times, weekdays and numbers with what they count', () => {
+    expect(statedValues('Labor is $110/hr now')).toEqual([{ kind: 'money', value: '110' }]);
+    expect(statedValues('Rehearsals moved to Thursdays at 7:30')).toEqual([
+      { kind: 'day', value: 'thu' },
+      { kind: 'time', value: '7:30' },
+    ]);
+    expect(statedValues('checkout is noon, lisinopril 20mg')).toEqual([
+      { kind: 'time', value: 'noon' },
+      { kind: 'n:mg', value: '20' },
+    ]);
+    expect(statedValues('an 8-shaft loom, down to two hives')).toEqual([
+      { kind: 'n:shaft', value: '8' },
+      { kind: 'n:hive', value: '2' },
+    ]);
+    // A version has no unit; "26 last sprint" counts nothing.
+    expect(statedValues('Django 4.2, minSdk to 26 last sprint')).toEqual([
+      { kind: 'n:', value: '4.2' },
+      { kind: 'n:', value: '26' },
+    ]);
+  });
+
+  it('a new value is one of a kind the fact holds that the fact does not hold', () => {
+    expect(givesNewValue('App minSdk is 24', 'We bumped minSdk to 26')).toBe(true);
+    expect(givesNewValue('User weaves on a 4-shaft Schacht loom', "I'm on an 8-shaft Louet now")).toBe(true);
+    expect(givesNewValue('League night is Tuesday at Starlite Lanes', 'League moved to thursdays')).toBe(true);
+    // The same value again, or a value of another kind, is not a new value.
+    expect(givesNewValue('League night is Tuesday at Starlite Lanes', 'League is still tuesdays, new lanes')).toBe(false);
+    expect(givesNewValue('Mom takes lisinopril 10mg every morning', 'lisinopril moved to 8am')).toBe(false);
+    expect(givesNewValue('Keeps 6 hives', 'We have 6 hives and 2 dogs now')).toBe(false);
+  });
+});
+
+describe('statements of change on a real store', () => {
+  let home: TestHome | undefined;
+  let svc: MemoryService | undefined;
+  afterEach(async () => {
+    await svc?.close();
+    home?.cleanup();
+    svc = undefined;
+    home = undefined;
+  });
+
+  const decide = async (text: string) => (await (svc as MemoryService).capture([user(text)], undefined, { dryRun: true })).decisions.map((d) => [d.action, d.replaces?.id ?? d.fact?.id ?? null]);
+
+  it('a new value for what a current fact holds replaces it, said in other words', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const league = svc.memoryStore({ text: 'League night is Tuesday at Starlite Lanes' }).fact;
+    const dose = svc.memoryStore({ text: 'Miso gets methimazole 2.5mg twice daily' }).fact;
+    const brew = svc.memoryStore({ text: 'User brews all-grain batches on a Grainfather G30' }).fact;
+    expect(await decide('Starlite league moved to thursdays this season.')).toEqual([['superseded', league.id]]);
+    expect(await decide("Miso's methimazole dose is 1.25mg twice a day now")).toEqual([['superseded', dose.id]]);
+    // The old value named as gone: "sold the grainfather".
+    expect(await decide("Sold the grainfather, I'm brewing on an Anvil Foundry 10.5 now.")).toEqual([['superseded', brew.id]]);
+  });
+
+  it('one shared word, or a value in another clause than the change, replaces nothing', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const fee = svc.memoryStore({ text: 'Dog adoption fee is $150' }).fact;
+    const rides = svc.memoryStore({ text: 'Saturday club rides start from Bean There Cafe at 8am' }).fact;
+    const rehearsal = svc.memoryStore({ text: "Choir rehearsals are Tuesdays 7-9pm at St. Mark's" }).fact;
+    expect(await decide("We're going with a $40 no-show fee starting june 1")).toEqual([['stored', null]]);
+    expect(await decide('My new VA starts monday and will help with listings.')).toEqual([['stored', null]]);
+    // The change is in one clause, the choir's day in another that changes nothing.
+    expect(await decide("We're starting the christmas cantata next week. Choir rehearsals are wednesdays at st mark's if u need it")).not.toContainEqual(['superseded', rehearsal.id]);
+    for (const f of [fee, rides, rehearsal]) expect(svc.getFact(f.id).validUntil).toBeNull();
+  });
+
+  it('said to be unchanged, a sentence strengthens the fact it restates and is not a change', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const diet = svc.memoryStore({ text: "Pico eats Harrison's pellets plus fresh vegetables and a little fruit on weekends" }).fact;
+    const hours = svc.memoryStore({ text: 'Needle Drop Records is open Wednesday through Sunday, noon to 8' }).fact;
+    // A quarter of the fact's words name it when the sentence says it is known.
+    expect(await decide("Pico's diet is the same: he's still on harrison's pellets and veggies")).toEqual([['strengthened', diet.id]]);
+    // "haven't changed" is not a statement of change.
+    expect(await decide("Needle Drop's hours haven't changed, still open wednesday through sunday noon to 8")).toEqual([['strengthened', hours.id]]);
+    expect(svc.getFact(hours.id).validUntil).toBeNull();
+  });
+});
