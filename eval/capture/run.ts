@@ -1,7 +1,8 @@
 /**
  * `npm run eval:capture [-- --split dev|test|all] [--files a,b] [--rules] [--misses]`: auto-capture on the labeled
- * conversations (eval/capture/sets) as the service runs it: a real store (a temp dir) with each
- * conversation's `existing` memory in its own agent's scope, the real semantic layer (the shipped model in
+ * conversations (eval/capture/sets) as the service runs it: a real store (a temp dir) holding every
+ * conversation's `existing` memory (stored global, so each conversation also meets the others' facts, as
+ * a user's memory grows: replacing one of them counts as a wrong replacement), the real semantic layer (the shipped model in
  * its worker pools) for the sentence classifier, and `MemoryService.capture` in dry-run mode, so what memory
  * already has is strengthened, not counted as captured, and corrections are checked against the fact they
  * should replace. `--rules`: autoCapture.classifier off, the rules alone. Precision, recall and secrets
