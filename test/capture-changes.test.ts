@@ -68,6 +68,22 @@ describe('statements of change on a real store', () => {
     expect(await decide("Sold the grainfather, I'm brewing on an Anvil Foundry 10.5 now.")).toEqual([['superseded', brew.id]]);
   });
 
+  it('a new holder of a role replaces the fact naming the former one; someone said to have retired is an old value', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    const manager = svc.memoryStore({ text: "Brightwater's office manager is Terri" }).fact;
+    const coach = svc.memoryStore({ text: "Team's head coach is Hollis" }).fact;
+    const neuro = svc.memoryStore({ text: "Ruth's neurologist is Dr. Feld" }).fact;
+    const wifi = svc.memoryStore({ text: 'Guest wifi is BounceGuest' }).fact;
+    expect(await decide('The new office manager is Yolanda Pruitt she approves timecards by Wednesday noon now')).toEqual([['superseded', manager.id]]);
+    expect(await decide('Our coach is Min-jun now.')).toEqual([['superseded', coach.id]]);
+    expect(await decide('She sees a new neurologist now, Dr. Amaya Osei at Valley Neuro, since Dr. Feld retired.')).toEqual([['superseded', neuro.id]]);
+    // Not a role a person holds: nothing replaced.
+    expect(await decide('Our wifi is Starlink now')).not.toContainEqual(['superseded', wifi.id]);
+    // The same holder again is not a new one.
+    expect(await decide('Our head coach is Hollis now, same as last year')).not.toContainEqual(['superseded', expect.any(String)]);
+  });
+
   it('one shared word, or a value in another clause than the change, replaces nothing', async () => {
     home = tempHome();
     ({ svc } = openService(home));

@@ -104,11 +104,28 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
  */
 const OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|stopped\s+(?:doing|using|offering|taking|carrying|selling))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?)([\p{L}\d][\p{L}\d.'-]*)/giu;
 
-/** The content stems of the old values a statement of change names (OLD_VALUE). */
+/** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone". */
+const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|quit|moved away|passed away|(?:is|are|'s) gone|closed (?:down|for good))\b/giu;
+
+/** The content stems of the old values a statement of change names (OLD_VALUE, GONE_VALUE). */
 function oldValues(text: string): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(OLD_VALUE)) for (const w of contentStems(m[1] ?? '')) out.add(w);
+  for (const re of [OLD_VALUE, GONE_VALUE]) for (const m of text.matchAll(re)) for (const w of contentStems(m[1] ?? '')) out.add(w);
   return out;
+}
+
+/** A role a person holds for the user, the roles a statement of a new holder names. */
+const ROLE = String.raw`(?:coach|manager|director|principal|doctor|dentist|vet|[a-z]*ologist|pediatrician|physician|therapist|counselor|accountant|lawyer|attorney|assistant|tutor|teacher|instructor|trainer|contact|rep|lead|captain|president|treasurer|secretary|chair|landlord|nanny|sitter|editor|agent|advisor|adviser|supervisor|boss|pastor|mechanic|groomer|farrier|coordinator|planner|officer|ed|ceo|cto|cfo)`;
+/** "our new office manager is Yolanda Pruitt", "our coach is Min-jun now": the role and its new holder. */
+const NEW_HOLDER = new RegExp(String.raw`\b(?:my|our|the|his|her|their)\s+(?:new\s+)?((?:[\p{L}-]+\s+)?${ROLE})\s+(?:is|'s)\s+(?:now\s+)?(?:dr\.?\s+|mr\.?\s+|ms\.?\s+|mrs\.?\s+)?([\p{L}][\p{L}'-]*)`, 'iu');
+
+/** The current fact a statement of a role's new holder replaces: one that says who holds that role ("office manager is Terri"), someone else. */
+function formerHolder(text: string, near: readonly Fact[]): Fact | null {
+  const m = NEW_HOLDER.exec(text);
+  if (!m?.[1] || !m[2]) return null;
+  const role = m[1].toLowerCase().split(/\s+/);
+  const holder = m[2].toLowerCase();
+  return near.find((f) => new RegExp(String.raw`\b${role.at(-1)}\s+(?:is|'s)\s`, 'i').test(f.text) && !f.text.toLowerCase().includes(holder)) ?? null;
 }
 
 /** The current fact of `near` that holds an old value the statement names as gone; the one holding most of the statement's words. */
@@ -281,7 +298,7 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   const about = near.filter((f) => sameEntity(f.entity, found.entity));
   const replaces = !changing
     ? null
-    : ((found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about)) ?? holdsOldValue(found.text, stems, about) ?? newValueFor(found.text, about));
+    : ((found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about)) ?? holdsOldValue(found.text, stems, about) ?? newValueFor(found.text, about) ?? formerHolder(found.text, about));
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(
