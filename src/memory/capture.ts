@@ -274,13 +274,22 @@ function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOpti
   const again = parts.length > 1 ? null : restatedIn(ctx, found, caller);
   if (again) return [strengthened(ctx, found, again.fact, o), ...(again.adds ? [decide(ctx, found, caller, o, again.fact)] : [])];
   const restated = parts.map((p) => known(ctx, p, caller));
-  if (!restated.some(Boolean)) return [decide(ctx, found, caller, o)];
   const out = parts.flatMap((p, i) => {
     const same = restated[i];
     return same ? [strengthened(ctx, p, same, o)] : [];
   });
+  if (!restated.some(Boolean)) return [decide(ctx, found, caller, o)];
   const rest = parts.filter((_, i) => !restated[i]);
   return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce((a, b) => joinFacts(a, b)), caller, o)];
+}
+
+/** The current fact of `near` that `found` replaces, when it states a change: by the rules above, in order. */
+function replacement(found: CapturedFact, near: readonly Fact[]): Fact | null {
+  if (!found.corrects && !saysChange(found.text)) return null;
+  const stems = contentStems(found.text);
+  const about = near.filter((f) => sameEntity(f.entity, found.entity));
+  const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about);
+  return corrected ?? holdsOldValue(found.text, stems, about) ?? newValueFor(found.text, about) ?? formerHolder(found.text, about);
 }
 
 /** `restated`: a fact the sentence says again and was strengthened for; what it adds is stored, not that again. */
@@ -290,15 +299,10 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   if (o.categories && !o.categories.includes(found.category)) return skip(`category ${found.category} is not in autoCapture.categories`);
   // A sentence with terminal control characters would be refused by memory_store; skip it, keep the rest.
   if (findControl(found.text) || (found.entity !== null && findControl(found.entity))) return skip('it holds control characters');
-  const stems = contentStems(found.text);
   const near = neighbours(ctx, found.text, caller);
-  const changing = found.corrects || saysChange(found.text);
   const same = known(ctx, found, caller, near);
   if (same && same.id !== restated?.id) return strengthened(ctx, found, same, o);
-  const about = near.filter((f) => sameEntity(f.entity, found.entity));
-  const replaces = !changing
-    ? null
-    : ((found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about)) ?? holdsOldValue(found.text, stems, about) ?? newValueFor(found.text, about) ?? formerHolder(found.text, about));
+  const replaces = replacement(found, near);
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(
