@@ -171,6 +171,8 @@ describe('secret values never kept, whatever their shape', () => {
       ['Safe combo for their office safe 24-61-13', 'Safe combo for their office safe [not stored: ask the user]'],
       ['new bitting 35274 on all six cylinders', 'New bitting [not stored: ask the user] on all six cylinders'],
       ['the code freeze starts at 1700 on the 14th', 'The code freeze starts at 1700 on the 14th'],
+      // After "it's" as after "is".
+      ["I keep forgetting the lot gate code — it's 4471#", "I keep forgetting the lot gate code — it's [not stored: ask the user]"],
     ];
     for (const [sentence, text] of cases) expect({ sentence, text: (captureSentence(sentence) ?? plainFact({ text: sentence, listed: false }))?.text }).toEqual({ sentence, text });
     // The word that makes a value a credential may stand in another clause than the value.

@@ -33,7 +33,7 @@ function maskValues(text: string): string {
   // A number given as a code, wherever the code word stands in the sentence.
   if (CODE_WORDS.test(text)) {
     text = text
-      .replace(/(\b(?:is|was|are|to|:|=|of)\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi, `$1${REDACTED}`)
+      .replace(/((?:\b(?:is|was|are|to|of|its)|['’]s|:|=)\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi, `$1${REDACTED}`)
       .replace(CODE_AFTER_WORD, `$1${REDACTED}`)
       .replace(COMBINATION, REDACTED);
   }
