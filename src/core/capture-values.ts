@@ -13,6 +13,7 @@ export interface StatedValue {
   readonly value: string;
 }
 
+/** Counts said in words ("down to two hives"); not "one", which is mostly "the new one". */
 const NUMBER_WORDS: Readonly<Record<string, string>> = { two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11', twelve: '12' };
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|weds|thurs';
 
@@ -43,7 +44,6 @@ export function statedValues(text: string): StatedValue[] {
   }
   return out;
 }
-
 
 /**
  * A statement gives a new value of a kind the fact holds: the fact has a value of that kind the statement

@@ -143,9 +143,11 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
 }
 
 /**
- * The current fact of `near` a statement of change gives a new value for ("we bumped minSdk to 26" for "App
- * minSdk is 24", "league moved to thursdays" for "League night is Tuesday"): it shares a word with the fact
- * besides numbers and states a value of a kind the fact holds, differently; the one sharing most words.
+ * The current fact of `near` a statement of change gives a new value for ("Starlite league moved to
+ * thursdays" for "League night is Tuesday at Starlite Lanes"): the clause that says the change shares two or
+ * more words with the fact besides values and GENERIC words, and states a value of a kind the fact holds,
+ * differently; the one sharing most words. One shared word is too little: "a $40 no-show fee" is not a new
+ * "Dog adoption fee is $150".
  */
 function newValueFor(text: string, near: readonly Fact[]): Fact | null {
   let best: { fact: Fact; shared: number } | null = null;
@@ -158,6 +160,7 @@ function newValueFor(text: string, near: readonly Fact[]): Fact | null {
   }
   return best?.fact ?? null;
 }
+
 /** Stems too common to say what a fact is about: when and how often, and the words of change themselves. */
 const GENERIC = new Set(['start', 'new', 'now', 'everi', 'week', 'month', 'year', 'dai', 'time', 'night', 'morn', 'even', 'move', 'switch', 'chang', 'bump', 'go', 'went', 'get', 'got', 'take', 'first', 'last', 'next', 'still', 'free', 'hour', 'minut']);
 /** Where a clause of a statement ends, for newValueFor: a value is compared in the clause that says it changed. */
@@ -274,11 +277,11 @@ function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOpti
   const again = parts.length > 1 ? null : restatedIn(ctx, found, caller);
   if (again) return [strengthened(ctx, found, again.fact, o), ...(again.adds ? [decide(ctx, found, caller, o, again.fact)] : [])];
   const restated = parts.map((p) => known(ctx, p, caller));
+  if (!restated.some(Boolean)) return [decide(ctx, found, caller, o)];
   const out = parts.flatMap((p, i) => {
     const same = restated[i];
     return same ? [strengthened(ctx, p, same, o)] : [];
   });
-  if (!restated.some(Boolean)) return [decide(ctx, found, caller, o)];
   const rest = parts.filter((_, i) => !restated[i]);
   return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce((a, b) => joinFacts(a, b)), caller, o)];
 }
