@@ -18,6 +18,7 @@ describe('temp-folder guard', () => {
     try {
       mkdirSync(join(dir, 'hybrid-mem-chromium-153'));
       mkdirSync(join(dir, 'tsx-0'));
+      mkdirSync(join(dir, 'node-compile-cache'));
       mkdirSync(join(dir, 'hybrid-mem-plugin-misbehaving-x1'));
       writeFileSync(join(dir, 'a.lock'), '');
       expect(leftovers(dir)).toEqual(['a.lock', 'hybrid-mem-plugin-misbehaving-x1']);

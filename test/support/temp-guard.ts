@@ -9,8 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUNDLED_BROWSER_DIR } from './browser.js';
 
-/** Shared across the run on purpose: the unpacked bundled browser, and tsx's compile cache (tsx-<uid>). */
-const CACHES = [new RegExp(`^${BUNDLED_BROWSER_DIR}$`), /^tsx-[\w-]+$/];
+/**
+ * Shared across the run on purpose: the unpacked bundled browser, tsx's compile cache (tsx-<uid>), and
+ * Node's own compile cache (node-compile-cache: tools that call module.enableCompileCache() on Node >= 22,
+ * as vite, eslint and the openclaw launcher do, keep it in the temp folder).
+ */
+const CACHES = [new RegExp(`^${BUNDLED_BROWSER_DIR}$`), /^tsx-[\w-]+$/, /^node-compile-cache$/];
 
 /** What a run left in `dir` besides the caches, sorted. */
 export function leftovers(dir: string, caches: readonly RegExp[] = CACHES): string[] {
