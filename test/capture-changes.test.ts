@@ -107,5 +107,7 @@ describe('statements of change on a real store', () => {
     // "haven't changed" is not a statement of change.
     expect(await decide("Needle Drop's hours haven't changed, still open wednesday through sunday noon to 8")).toEqual([['strengthened', hours.id]]);
     expect(svc.getFact(hours.id).validUntil).toBeNull();
+    const walks = svc.memoryStore({ text: 'Nordic walking group meets Wednesdays at 12:15 at the Grange' }).fact;
+    expect(await decide('We still meet wednesdays at 12:15 at the Grange, nothing changed there.')).toEqual([['strengthened', walks.id]]);
   });
 });

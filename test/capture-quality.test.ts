@@ -66,7 +66,7 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     expect(score.secretsStored).toBe(0);
   });
 
-  it('keeps its measured quality: precision >= 0.83, recall >= 0.80 (measured 0.855 / 0.813 in a dry run, rounds 1-32)', () => {
+  it('keeps its measured quality: precision >= 0.83, recall >= 0.80 (measured 0.858 / 0.813 in a dry run, rounds 1-33)', () => {
     expect(precision(score)).toBeGreaterThanOrEqual(0.83);
     expect(recall(score)).toBeGreaterThanOrEqual(0.8);
   });

@@ -69,7 +69,7 @@ export const RESTATED = 0.25;
 /** A statement of change ("moved to", "is ... now", "switched", "no longer"): the fact it states replaces one. */
 const CHANGE = /\b(?:now|moved|moves|changed|switched|swapped|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|new)\b/i;
 /** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
-const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:is|are|stays?|stayed|remains?) the same|unchanged)\b/gi;
+const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|nothing(?:'s| has)? changed|(?:is|are|stays?|stayed|remains?) the same|unchanged)\b/gi;
 /** The text states a change, not counting what it says is unchanged. */
 function saysChange(text: string): boolean {
   return CHANGE.test(text.replace(UNCHANGED, ' '));
@@ -229,7 +229,7 @@ function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(
 }
 
 /** Said as usual ("like always", "as usual", "still"): the sentence says a current fact again, perhaps with more. */
-const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|unchanged)\b/i;
+const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|nothing(?:'s| has)? changed|unchanged)\b/i;
 
 /** Content words a restatement must add to a fact it says again to be stored as well (new information). */
 export const ADDS = 2;
