@@ -66,8 +66,8 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     expect(score.secretsStored).toBe(0);
   });
 
-  it('keeps its measured quality: precision >= 0.83, recall >= 0.80 (measured 0.858 / 0.813 in a dry run, rounds 1-33)', () => {
-    expect(precision(score)).toBeGreaterThanOrEqual(0.83);
-    expect(recall(score)).toBeGreaterThanOrEqual(0.8);
+  it('keeps its measured quality: precision >= 0.86, recall >= 0.78 (measured 0.883 / 0.800 in a dry run, rounds 1-34)', () => {
+    expect(precision(score)).toBeGreaterThanOrEqual(0.86);
+    expect(recall(score)).toBeGreaterThanOrEqual(0.78);
   });
 });

@@ -183,6 +183,9 @@ describe('secret values never kept, whatever their shape', () => {
       // After "it's" as after "is".
       ["I keep forgetting the lot gate code — it's 4471#", "I keep forgetting the lot gate code — it's [not stored: ask the user]"],
     ];
+    // Plural credential words, and a key made of a short prefix and hex.
+    const keys = captureFacts([user('Keys are ck_4e7a19c0b2d84f6e9a31c5d7f0b8e2a6c9d1f3b5 / cs_9b2e6f1a4c8d07e3b5a9f2c6d1e8b4a7f0c3e5d9 (read/write). Our store runs on WooCommerce 8.9.')], { maxChars: 5000 });
+    expect(JSON.stringify(keys)).not.toMatch(/4e7a19c0|9b2e6f1a/);
     for (const [sentence, text] of cases) expect({ sentence, text: (captureSentence(sentence) ?? plainFact({ text: sentence, listed: false }))?.text }).toEqual({ sentence, text });
     // The word that makes a value a credential may stand in another clause than the value.
     const facts = captureFacts([user('also can u add the guest wifi at the bottom of the board: Brewhaus-Guest / hopheads2024. we open at noon every sunday')], { maxChars: 5000 });

@@ -54,10 +54,10 @@ const RULES: readonly Rule[] = [
       value.startsWith(REDACTED) || /^[a-z]+[.!?]?$/.test(value) ? whole : `${name}${sep}${REDACTED}`,
   },
   // Long high-entropy strings: >= 24 base64/URL-safe characters mixing lower case, upper case and digits,
-  // or >= 32 hex characters with both letters and digits.
+  // or >= 32 hex characters with both letters and digits, with or without a short prefix ("ck_4e7a...").
   {
     re: /(?<![\w+/=-])[A-Za-z0-9+/=_-]{24,4096}(?![\w+/=-])/g,
-    replace: (s: string) => (/[a-z]/.test(s) && /[A-Z]/.test(s) && /\d/.test(s)) || (/^[0-9a-f]{32,}$/i.test(s) && /\d/.test(s) && /[a-f]/i.test(s)) ? REDACTED : s,
+    replace: (s: string) => (/[a-z]/.test(s) && /[A-Z]/.test(s) && /\d/.test(s)) || (/^(?:[a-z]{1,8}_)?[0-9a-f]{32,}$/i.test(s) && /\d/.test(s) && /[a-f]/i.test(s.replace(/^[a-z]{1,8}_/i, ''))) ? REDACTED : s,
   },
 ];
 
