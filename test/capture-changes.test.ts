@@ -54,11 +54,15 @@ describe('statements of change on a real store', () => {
     home = undefined;
   });
 
+  /** A fresh service on a temp home, closed after the test. */
+  const open = (): MemoryService => {
+    home = tempHome();
+    return openService(home).svc;
+  };
   const decide = async (text: string) => (await (svc as MemoryService).capture([user(text)], undefined, { dryRun: true })).decisions.map((d) => [d.action, d.replaces?.id ?? d.fact?.id ?? null]);
 
   it('a new value for what a current fact holds replaces it, said in other words', async () => {
-    home = tempHome();
-    ({ svc } = openService(home));
+    svc = open();
     const league = svc.memoryStore({ text: 'League night is Tuesday at Starlite Lanes' }).fact;
     const dose = svc.memoryStore({ text: 'Miso gets methimazole 2.5mg twice daily' }).fact;
     const brew = svc.memoryStore({ text: 'User brews all-grain batches on a Grainfather G30' }).fact;
@@ -69,8 +73,7 @@ describe('statements of change on a real store', () => {
   });
 
   it('a new holder of a role replaces the fact naming the former one; someone said to have retired is an old value', async () => {
-    home = tempHome();
-    ({ svc } = openService(home));
+    svc = open();
     const manager = svc.memoryStore({ text: "Brightwater's office manager is Terri" }).fact;
     const coach = svc.memoryStore({ text: "Team's head coach is Hollis" }).fact;
     const neuro = svc.memoryStore({ text: "Ruth's neurologist is Dr. Feld" }).fact;
@@ -85,8 +88,7 @@ describe('statements of change on a real store', () => {
   });
 
   it('one shared word, or a value in another clause than the change, replaces nothing', async () => {
-    home = tempHome();
-    ({ svc } = openService(home));
+    svc = open();
     const fee = svc.memoryStore({ text: 'Dog adoption fee is $150' }).fact;
     const rides = svc.memoryStore({ text: 'Saturday club rides start from Bean There Cafe at 8am' }).fact;
     const rehearsal = svc.memoryStore({ text: "Choir rehearsals are Tuesdays 7-9pm at St. Mark's" }).fact;
@@ -98,8 +100,7 @@ describe('statements of change on a real store', () => {
   });
 
   it('said to be unchanged, a sentence strengthens the fact it restates and is not a change', async () => {
-    home = tempHome();
-    ({ svc } = openService(home));
+    svc = open();
     const diet = svc.memoryStore({ text: "Pico eats Harrison's pellets plus fresh vegetables and a little fruit on weekends" }).fact;
     const hours = svc.memoryStore({ text: 'Needle Drop Records is open Wednesday through Sunday, noon to 8' }).fact;
     // A quarter of the fact's words name it when the sentence says it is known.
