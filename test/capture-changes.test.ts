@@ -87,6 +87,34 @@ describe('statements of change on a real store', () => {
     expect(await decide('Our head coach is Hollis now, same as last year')).not.toContainEqual(['superseded', expect.any(String)]);
   });
 
+  it('more ways to name the old value, and a new count of the same thing, replace the fact', async () => {
+    svc = open();
+    const deposit = svc.memoryStore({ text: 'User requires a $100 deposit to book a tattoo.' }).fact;
+    const events = svc.memoryStore({ text: 'Adoption events are held at PetSmart on Route 9' }).fact;
+    const skip = svc.memoryStore({ text: "User's skip is Harold" }).fact;
+    const zigbee = svc.memoryStore({ text: 'Zigbee coordinator is a ConBee II using ZHA' }).fact;
+    const dataset = svc.memoryStore({ text: 'Analytics dataset in BigQuery is prod_analytics' }).fact;
+    const alpacas = svc.memoryStore({ text: 'User has 14 alpacas' }).fact;
+    const conference = svc.memoryStore({ text: "Team's next major conference is HMUN in late January" }).fact;
+    expect(await decide("Deposit's $150 now, not $100 — too many no-shows this summer.")).toEqual([['superseded', deposit.id]]);
+    expect(await decide('Events are at the tractor supply on main st now, petsmart stopped hosting us.')).toEqual([['superseded', events.id]]);
+    expect(await decide("Harold's retiring after this season sadly, Jean's taking over as skip.")).toEqual([['superseded', skip.id]]);
+    expect(await decide('Swapped the conbee for a sonoff zbdongle-e last week and moved to z2m.')).toEqual([['superseded', zigbee.id]]);
+    expect(await decide('Our BigQuery dataset got renamed to analytics_v2, prod_analytics is gone.')).toEqual([['superseded', dataset.id]]);
+    expect(await decide("We're no longer doing HMUN, going to NAIMUN in february instead")).toEqual([['superseded', conference.id]]);
+    // One shared word is enough when it is what both count: 17 alpacas for 14.
+    expect(await decide("We're up to 17 alpacas now since the three crias were born in march.")).toEqual([['superseded', alpacas.id]]);
+  });
+
+  it('what a statement finished doing, swapped every so often, or stopped doing is not an old value', async () => {
+    svc = open();
+    const migrations = svc.memoryStore({ text: 'Schema migrations are managed with sqitch' }).fact;
+    const meds = svc.memoryStore({ text: "User's dad takes metformin every morning" }).fact;
+    expect(await decide('We finished migrating from Koha to Alma over the summer, so assume Alma now.')).not.toContainEqual(['superseded', migrations.id]);
+    expect(await decide('The hvac filter is 16x25x1 and gets swapped every 90 days now')).not.toContainEqual(['superseded', meds.id]);
+    for (const f of [migrations, meds]) expect(svc.getFact(f.id).validUntil).toBeNull();
+  });
+
   it('one shared word, or a value in another clause than the change, replaces nothing', async () => {
     svc = open();
     const fee = svc.memoryStore({ text: 'Dog adoption fee is $150' }).fact;

@@ -123,6 +123,14 @@ describe('capture rules', () => {
     expect(JSON.stringify(facts)).not.toMatch(/ghp_|Hunter2|old key|assistant|db9|code/);
   });
 
+  it('splits a sentence where a new clause starts, not at a name put after a comma', () => {
+    const texts = (t: string) => userSentences(t, 5000).map((x) => x.text);
+    // "the green hornets" names the team: no verb follows, so it stays with what it names.
+    expect(texts("i coach my son's u10 team, the green hornets, rec league, 11 kids.")).toEqual(["i coach my son's u10 team, the green hornets, rec league, 11 kids."]);
+    // "the staging db is ..." is a clause of its own.
+    expect(texts('we ship on fridays, the staging db is on db2.internal')).toEqual(['we ship on fridays', 'the staging db is on db2.internal']);
+  });
+
   it('never keeps code pasted without a fence or a request phrased as a need; keeps the fact said around them', () => {
     const facts = captureFacts(
       [

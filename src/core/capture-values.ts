@@ -15,7 +15,7 @@ export interface StatedValue {
 
 /** Counts said in words ("down to two hives"); not "one", which is mostly "the new one". */
 const NUMBER_WORDS: Readonly<Record<string, string>> = { two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11', twelve: '12' };
-const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|weds|thurs';
+const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|weds|thurs|mon|tue|thu|fri';
 
 /**
  * Money ("$1,400"), a time of day ("7pm", "7:30", "noon"), a weekday ("Thursdays", "thurs") and a number
@@ -54,4 +54,11 @@ export function givesNewValue(factText: string, statement: string): boolean {
   const said = statedValues(statement);
   const has = (vs: readonly StatedValue[], v: StatedValue) => vs.some((x) => x.value === v.value && x.kind === v.kind);
   return held.some((o) => !has(said, o) && said.some((n) => o.kind === n.kind && !has(held, n)));
+}
+
+/** A count of the same thing changed ("up to 17 alpacas" against "has 14 alpacas"): the stem it counts, or null. */
+export function newCountOf(factText: string, statement: string): string | null {
+  const held = statedValues(factText).filter((v) => v.kind.length > 2);
+  for (const n of statedValues(statement)) if (n.kind.length > 2 && held.some((o) => o.kind === n.kind && o.value !== n.value) && !held.some((o) => o.kind === n.kind && o.value === n.value)) return n.kind.slice(2);
+  return null;
 }

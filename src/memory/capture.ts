@@ -10,7 +10,7 @@ import { joinFacts, ruledFacts } from '../core/capture-keep.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
 import { contentStems as stemsOf } from '../core/relevant-block.js';
-import { givesNewValue } from '../core/capture-values.js';
+import { givesNewValue, newCountOf } from '../core/capture-values.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { parseQuery } from '../core/text.js';
@@ -67,7 +67,7 @@ export const CORRECTS = 0.25;
 export const RESTATED = 0.25;
 
 /** A statement of change ("moved to", "is ... now", "switched", "no longer"): the fact it states replaces one. */
-const CHANGE = /\b(?:now|moved|moves|changed|switched|swapped|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|new)\b/i;
+const CHANGE = /\b(?:now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|new)\b/i;
 /** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
 const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|nothing(?:'s| has)? changed|(?:is|are|stays?|stayed|remains?) the same|unchanged)\b/gi;
 /** The text states a change, not counting what it says is unchanged. */
@@ -102,10 +102,10 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
  * "we dropped the Switch port", "left keller williams", "on enterprise accounts now, not mid-market". Its first
  * word after the frame.
  */
-const OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|stopped\s+(?:doing|using|offering|taking|carrying|selling))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?)([\p{L}\d][\p{L}\d.'-]*)/giu;
+const OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|n['’]t (?:with|at|on|in|using|from)\s+(?:the\s+|a\s+|our\s+|my\s+)?|swapped(?: out)?\s+(?:the|a|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|no longer\s+(?:doing|using|use|running|run|taking|playing|going to|offering|carrying)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|finished(?!\s+[\w-]+ing\b)|handed off|gave up|stopped(?:\s+(?:doing|using|offering|taking|carrying|selling)|(?=\s+(?:the|our|my)\s)))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 
 /** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone". */
-const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|quit|moved away|passed away|(?:is|are|'s) gone|closed (?:down|for good))\b/giu;
+const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting|(?:is |'s )?leaving|moved away|passed away|(?:is|are|'s) gone|closed (?:down|for good)|stopped (?:hosting|carrying|offering|selling|making|running|doing))\b/giu;
 
 /** The content stems of the old values a statement of change names (OLD_VALUE, GONE_VALUE). */
 function oldValues(text: string): Set<string> {
@@ -155,7 +155,7 @@ function newValueFor(text: string, near: readonly Fact[]): Fact | null {
     const said = contentStems(clause);
     for (const fact of near) {
       const shared = [...contentStems(fact.text)].filter((w) => said.has(w) && !/\d|^(?:mon|tue|wed|thu|fri|sat|sun)/.test(w) && !GENERIC.has(w));
-      if (shared.length >= 2 && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
+      if ((shared.length >= 2 || (shared.length === 1 && newCountOf(fact.text, clause) === shared[0])) && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
     }
   }
   return best?.fact ?? null;
