@@ -136,6 +136,13 @@ describe('statements of change on a real store', () => {
     // "haven't changed" is not a statement of change.
     expect(await decide("Needle Drop's hours haven't changed, still open wednesday through sunday noon to 8")).toEqual([['strengthened', hours.id]]);
     expect(svc.getFact(hours.id).validUntil).toBeNull();
+    // Said as usual beside a change: the change replaces its fact, and the clause said as usual strengthens its own.
+    const dues = svc.memoryStore({ text: 'Willow Creek HOA dues are $240 per quarter' }).fact;
+    const board = svc.memoryStore({ text: 'Willow Creek HOA board meets the second Thursday of each month at 7pm' }).fact;
+    expect(await decide('HOA dues are $265 per quarter now, not $240. Board still meets second thursdays at 7 like always.')).toEqual([
+      ['superseded', dues.id],
+      ['strengthened', board.id],
+    ]);
     const walks = svc.memoryStore({ text: 'Nordic walking group meets Wednesdays at 12:15 at the Grange' }).fact;
     expect(await decide('We still meet wednesdays at 12:15 at the Grange, nothing changed there.')).toEqual([['strengthened', walks.id]]);
   });

@@ -69,7 +69,7 @@ export const RESTATED = 0.25;
 /** A statement of change ("moved to", "is ... now", "switched", "no longer"): the fact it states replaces one. */
 const CHANGE = /\b(?:now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|new)\b/i;
 /** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
-const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|nothing(?:'s| has)? changed|(?:is|are|stays?|stayed|remains?) the same|unchanged)\b/gi;
+const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|(?:is|are|stays?|stayed|remains?) the same|unchanged)\b/gi;
 /** The text states a change, not counting what it says is unchanged. */
 function saysChange(text: string): boolean {
   return CHANGE.test(text.replace(UNCHANGED, ' '));
@@ -229,7 +229,7 @@ function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(
 }
 
 /** Said as usual ("like always", "as usual", "still"): the sentence says a current fact again, perhaps with more. */
-const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|nothing(?:'s| has)? changed|unchanged)\b/i;
+const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|unchanged)\b/i;
 
 /** Content words a restatement must add to a fact it says again to be stored as well (new information). */
 export const ADDS = 2;
@@ -267,6 +267,31 @@ function strengthened(ctx: Ctx, found: CapturedFact, same: Fact, o: CaptureOptio
  * decided as one fact.
  */
 function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision[] {
+  const out = decideParts(ctx, found, caller, o);
+  return found.restatesOnly ? out : [...out, ...saidAsUsual(ctx, found, caller, o, out)];
+}
+
+/**
+ * The clauses said as usual in a fact that states something else ("Still in the ProMaster. Home base is Moab
+ * now"; "dues are $265 now, board still meets second thursdays at 7"): each strengthens the fact it restates.
+ */
+function saidAsUsual(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions, done: readonly CaptureDecision[]): CaptureDecision[] {
+  if (!AS_USUAL.test(found.text) && !RESTATES.test(found.text)) return [];
+  const seen = new Set(done.flatMap((d) => [d.fact?.id, d.replaces?.id]));
+  const out: CaptureDecision[] = [];
+  for (const text of found.text.split(CHANGE_CLAUSE)) {
+    if ((!AS_USUAL.test(text) && !RESTATES.test(text)) || saysChange(text)) continue;
+    const clause = { ...found, text, corrects: false };
+    const same = restatedIn(ctx, clause, caller)?.fact ?? (RESTATES.test(text) ? known(ctx, clause, caller) : null);
+    if (same && !seen.has(same.id)) {
+      seen.add(same.id);
+      out.push(strengthened(ctx, found, same, o));
+    }
+  }
+  return out;
+}
+
+function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision[] {
   if (found.restatesOnly) {
     // One look-up of its neighbours serves both checks.
     const near = neighbours(ctx, found.text, caller);
