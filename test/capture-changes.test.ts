@@ -96,12 +96,14 @@ describe('statements of change on a real store', () => {
     const dataset = svc.memoryStore({ text: 'Analytics dataset in BigQuery is prod_analytics' }).fact;
     const alpacas = svc.memoryStore({ text: 'User has 14 alpacas' }).fact;
     const conference = svc.memoryStore({ text: "Team's next major conference is HMUN in late January" }).fact;
+    const coach = svc.memoryStore({ text: "User's daughter Mila trains with coach Elena Petrova." }).fact;
     expect(await decide("Deposit's $150 now, not $100 — too many no-shows this summer.")).toEqual([['superseded', deposit.id]]);
     expect(await decide('Events are at the tractor supply on main st now, petsmart stopped hosting us.')).toEqual([['superseded', events.id]]);
     expect(await decide("Harold's retiring after this season sadly, Jean's taking over as skip.")).toEqual([['superseded', skip.id]]);
     expect(await decide('Swapped the conbee for a sonoff zbdongle-e last week and moved to z2m.')).toEqual([['superseded', zigbee.id]]);
     expect(await decide('Our BigQuery dataset got renamed to analytics_v2, prod_analytics is gone.')).toEqual([['superseded', dataset.id]]);
     expect(await decide("We're no longer doing HMUN, going to NAIMUN in february instead")).toEqual([['superseded', conference.id]]);
+    expect(await decide("Mila isn't with Elena anymore, it's Brandon Liu now.")).toEqual([['superseded', coach.id]]);
     // One shared word is enough when it is what both count: 17 alpacas for 14.
     expect(await decide("We're up to 17 alpacas now since the three crias were born in march.")).toEqual([['superseded', alpacas.id]]);
   });
