@@ -102,6 +102,10 @@ describe('capture rules', () => {
       ["Deactivate all of them except mkhan she's on leave til march", null, null],
       ['I also have a follow-up x-ray on the 14th, just that once', null, null],
       ['For thursday specifically 3 kids are out for a birthday party so plan for 8.', null, null],
+      // A request to keep something, or to do something from now on, is a fact; a reminder of a task is not.
+      ['oh and can you remind me that i always batch the night before on wednesdays', 'explicit', 'I always batch the night before on wednesdays'],
+      ['can you format drills as tables from now on', 'decision', 'Can you format drills as tables from now on'],
+      ['can you remind me to call the vet', null, null],
     ];
     for (const [sentence, rule, text] of cases) {
       const f = captureSentence(sentence);
