@@ -145,6 +145,13 @@ describe('statements of change on a real store', () => {
       ['superseded', dues.id],
       ['strengthened', board.id],
     ]);
+    // The fact a clause says as usual is not the one the rest changes.
+    const garden = svc.memoryStore({ text: 'Garden work days are the first Saturday of each month' }).fact;
+    const plots = svc.memoryStore({ text: 'Community garden plot fee is $25 per season' }).fact;
+    expect(await decide('Plot fees are $30 now, the board voted to raise it, work days are still first saturday like always.')).toEqual([
+      ['superseded', plots.id],
+      ['strengthened', garden.id],
+    ]);
     const walks = svc.memoryStore({ text: 'Nordic walking group meets Wednesdays at 12:15 at the Grange' }).fact;
     expect(await decide('We still meet wednesdays at 12:15 at the Grange, nothing changed there.')).toEqual([['strengthened', walks.id]]);
   });

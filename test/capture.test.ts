@@ -106,6 +106,8 @@ describe('capture rules', () => {
       ['oh and can you remind me that i always batch the night before on wednesdays', 'explicit', 'I always batch the night before on wednesdays'],
       ['can you format drills as tables from now on', 'decision', 'Can you format drills as tables from now on'],
       ['can you remind me to call the vet', null, null],
+      // How long, not a change.
+      ['Still dancing with Harold, 6 years now.', null, null],
     ];
     for (const [sentence, rule, text] of cases) {
       const f = captureSentence(sentence);

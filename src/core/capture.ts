@@ -70,7 +70,7 @@ const SELF =
 const THEIR_NAMED =
   /(?:^|\s)(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|big|younger|older|oldest|youngest|eldest|baby|main|regular|current|flight|riding|piano|voice|driving)\s+)?(?:wife|husband|partner|fianc[eé]e?|son|daughter|kid|child|mom|mum|mother|dad|father|sister|brother|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|friend|boss|manager|instructor|coach|teacher|doctor|vet|therapist|dentist|landlord|neighbou?r|roommate|flatmate|colleague|co-?worker|accountant|lawyer|mentor|trainer|tutor|assistant|dog|cat|horse|mare|gelding|stallion|pony|puppy|kitten|parrot|hawk|falcon|rabbit|tortoise|snake|gecko)\s+(?:is\s+|named\s+|called\s+)?[A-Z]\p{Ll}+/u;
 /** A state said to hold now, a changed one ("its release/2.15 now", "we're with harbor tax group now", "we carry Malabrigo now"). */
-const NOW_STATE = /^(?!.*\b(?:right now|for now|just now|now that|by now|until now|up to now|now (?:i|we) (?:need|want)|now what|now (?:can|could) you)\b)(?:(?:i|we|it|they|he|she|my|our|the|its|it'?s|[\w-]+'s|[\w-]+)\b).{0,80}?\bnow\b/i;
+const NOW_STATE = /^(?!.*\b(?:right now|for now|just now|now that|by now|until now|up to now|now (?:i|we) (?:need|want)|now what|now (?:can|could) you|\d+\+? (?:years?|yrs?) now)\b)(?:(?:i|we|it|they|he|she|my|our|the|its|it'?s|[\w-]+'s|[\w-]+)\b).{0,80}?\bnow\b/i;
 /** ... with a value in it: a number, a Name, a version, a place or a code. */
 const NOW_VALUE = /\d|\s[A-Z]\p{Ll}|\b(?:with|at|on|in|through|via|to)\s+\w/u;
 /** What the user is on, by name or number: "I'm on rizatriptan 10mg now", "we're on Django 4.2", "I'm on an Omnipod 5". */

@@ -69,7 +69,7 @@ export const RESTATED = 0.25;
 /** A statement of change ("moved to", "is ... now", "switched", "no longer"): the fact it states replaces one. */
 const CHANGE = /\b(?:now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|new)\b/i;
 /** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
-const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|(?:is|are|stays?|stayed|remains?) the same|unchanged)\b/gi;
+const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|nothing new|(?:is|are|stays?|stayed|remains?) the same|unchanged|for \d+\+? (?:years?|yrs?|months?) now|\d+\+? (?:years?|yrs?) now)\b/gi;
 /** The text states a change, not counting what it says is unchanged. */
 function saysChange(text: string): boolean {
   return CHANGE.test(text.replace(UNCHANGED, ' '));
@@ -229,7 +229,9 @@ function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(
 }
 
 /** Said as usual ("like always", "as usual", "still"): the sentence says a current fact again, perhaps with more. */
-const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|unchanged)\b/i;
+const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|nothing new|unchanged)\b/i;
+
+const AS_USUAL_ALL = new RegExp(AS_USUAL.source, 'gi');
 
 /** Content words a restatement must add to a fact it says again to be stored as well (new information). */
 export const ADDS = 2;
@@ -243,7 +245,7 @@ function restatedIn(ctx: Ctx, found: CapturedFact, caller: Caller, near?: readon
   // Said to be known in so many words ("as you know", "is still") is known() and decide()'s: strengthened only.
   if (!AS_USUAL.test(found.text) || RESTATES.test(found.text) || found.corrects || saysChange(found.text)) return null;
   // The words that say it is as usual ("haven't changed") add nothing.
-  const stems = contentStems(found.text.replace(new RegExp(AS_USUAL.source, 'gi'), ' '));
+  const stems = contentStems(found.text.replace(AS_USUAL_ALL, ' '));
   for (const f of near ?? neighbours(ctx, found.text, caller)) {
     const held = contentStems(f.text);
     if (heldShare(held, stems) >= RESTATED) return { fact: f, adds: [...stems].filter((w) => !held.has(w)).length >= ADDS };
@@ -311,13 +313,29 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
   return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce((a, b) => joinFacts(a, b)), caller, o)];
 }
 
+/**
+ * A fact a clause says as usual, that the rest of the text neither names (two content words) nor gives a new
+ * value for, is not the one that changed: "Still deriving types with z.infer. The backend moved to hono" does
+ * not replace "User derives types with z.infer", while "office hours moved to wednesdays 10-12, still hale
+ * 214" replaces "Office hours are Mondays 1-3pm in Hale 214".
+ */
+function saidAsUsualOnly(fact: Fact, text: string): boolean {
+  const clauses = text.split(CHANGE_CLAUSE);
+  const usual = (c: string) => AS_USUAL.test(c) && !saysChange(c);
+  const held = contentStems(fact.text);
+  if (!clauses.some((c) => usual(c) && heldShare(held, contentStems(c.replace(AS_USUAL_ALL, ' '))) >= RESTATED)) return false;
+  const rest = clauses.filter((c) => !usual(c)).join(', ');
+  return heldShare(held, contentStems(rest)) === 0 && !givesNewValue(fact.text, rest);
+}
+
 /** The current fact of `near` that `found` replaces, when it states a change: by the rules above, in order. */
 function replacement(found: CapturedFact, near: readonly Fact[]): Fact | null {
-  if (!found.corrects && !saysChange(found.text)) return null;
-  const stems = contentStems(found.text);
-  const about = near.filter((f) => sameEntity(f.entity, found.entity));
+  const text = found.text;
+  if (!found.corrects && !saysChange(text)) return null;
+  const stems = contentStems(text);
+  const about = near.filter((f) => sameEntity(f.entity, found.entity) && !saidAsUsualOnly(f, text));
   const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about);
-  return corrected ?? holdsOldValue(found.text, stems, about) ?? newValueFor(found.text, about) ?? formerHolder(found.text, about);
+  return corrected ?? holdsOldValue(text, stems, about) ?? newValueFor(text, about) ?? formerHolder(text, about);
 }
 
 /** `restated`: a fact the sentence says again and was strengthened for; what it adds is stored, not that again. */
@@ -329,8 +347,9 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   if (findControl(found.text) || (found.entity !== null && findControl(found.entity))) return skip('it holds control characters');
   const near = neighbours(ctx, found.text, caller);
   const same = known(ctx, found, caller, near);
-  if (same && same.id !== restated?.id) return strengthened(ctx, found, same, o);
   const replaces = replacement(found, near);
+  // Said again, unless it also changes another fact ("fees are $30 now, work days are still ..."): then that one is replaced, and this one strengthened by saidAsUsual.
+  if (same && same.id !== restated?.id && (!replaces || replaces.id === same.id)) return strengthened(ctx, found, same, o);
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(
