@@ -5,7 +5,7 @@
  * says nothing changed strengthens the fact it restates instead of being stored again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { givesNewValue, statedValues } from '../src/core/capture-values.js';
+import { givesNewValue, newCountOf, statedValues } from '../src/core/capture-values.js';
 import type { MemoryService } from '../src/memory/service.js';
 import { openService, tempHome, type TestHome } from './helpers.js';
 
@@ -18,6 +18,13 @@ describe('stated values', () => {
       { kind: 'day', value: 'thu' },
       { kind: 'time', value: '7:30' },
     ]);
+    expect(statedValues('rehab moved to tue/thu at 10am')).toEqual([
+      { kind: 'day', value: 'tue' },
+      { kind: 'day', value: 'thu' },
+      { kind: 'time', value: '10am' },
+    ]);
+    expect(newCountOf('User has 14 alpacas', 'up to 17 alpacas now')).toBe('alpaca');
+    expect(newCountOf('User has 14 alpacas', 'still 14 alpacas and 2 llamas now')).toBeNull();
     expect(statedValues('checkout is noon, lisinopril 20mg')).toEqual([
       { kind: 'time', value: 'noon' },
       { kind: 'n:mg', value: '20' },
