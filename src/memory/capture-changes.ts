@@ -150,7 +150,21 @@ export function sameEntity(a: string | null, b: string | null): boolean {
 /** Said as usual ("like always", "as usual", "still"): the sentence says a current fact again, perhaps with more. */
 export const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|nothing new|unchanged)\b/i;
 
+/** Every "as usual" phrase of a text, to take them out of its words. */
 export const AS_USUAL_ALL = new RegExp(AS_USUAL.source, 'gi');
+
+/** A text's clauses said as usual (their content words, the "as usual" phrases out) and the rest of it. */
+interface SaidAsUsual {
+  readonly usual: readonly Set<string>[];
+  readonly rest: string;
+  readonly restStems: Set<string>;
+}
+function asUsualIn(text: string): SaidAsUsual {
+  const clauses = text.split(CHANGE_CLAUSE);
+  const usual = (c: string) => AS_USUAL.test(c) && !saysChange(c);
+  const rest = clauses.filter((c) => !usual(c)).join(', ');
+  return { usual: clauses.filter(usual).map((c) => contentStems(c.replace(AS_USUAL_ALL, ' '))), rest, restStems: contentStems(rest) };
+}
 
 /**
  * A fact a clause says as usual, that the rest of the text neither names (two content words) nor gives a new
@@ -158,13 +172,10 @@ export const AS_USUAL_ALL = new RegExp(AS_USUAL.source, 'gi');
  * not replace "User derives types with z.infer", while "office hours moved to wednesdays 10-12, still hale
  * 214" replaces "Office hours are Mondays 1-3pm in Hale 214".
  */
-function saidAsUsualOnly(fact: Fact, text: string): boolean {
-  const clauses = text.split(CHANGE_CLAUSE);
-  const usual = (c: string) => AS_USUAL.test(c) && !saysChange(c);
+function saidAsUsualOnly(fact: Fact, said: SaidAsUsual): boolean {
   const held = contentStems(fact.text);
-  if (!clauses.some((c) => usual(c) && heldShare(held, contentStems(c.replace(AS_USUAL_ALL, ' '))) >= RESTATED)) return false;
-  const rest = clauses.filter((c) => !usual(c)).join(', ');
-  return heldShare(held, contentStems(rest)) === 0 && !givesNewValue(fact.text, rest);
+  if (!said.usual.some((c) => heldShare(held, c) >= RESTATED)) return false;
+  return heldShare(held, said.restStems) === 0 && !givesNewValue(fact.text, said.rest);
 }
 
 /** The current fact of `near` that `found` replaces, when it states a change: by the rules above, in order. */
@@ -172,7 +183,8 @@ export function replacement(found: CapturedFact, near: readonly Fact[]): Fact | 
   const text = found.text;
   if (!found.corrects && !saysChange(text)) return null;
   const stems = contentStems(text);
-  const about = near.filter((f) => sameEntity(f.entity, found.entity) && !saidAsUsualOnly(f, text));
+  const said = asUsualIn(text);
+  const about = near.filter((f) => sameEntity(f.entity, found.entity) && !saidAsUsualOnly(f, said));
   const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about);
   return corrected ?? holdsOldValue(text, stems, about) ?? newValueFor(text, about) ?? formerHolder(text, about);
 }
