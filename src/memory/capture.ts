@@ -120,11 +120,7 @@ function strengthened(ctx: Ctx, found: CapturedFact, same: Fact, o: CaptureOptio
   return { action: 'strengthened', found, fact: same, replaces: null, reason: null };
 }
 
-/**
- * Sentences said in a row are one fact, unless some of them only say what memory knows ("Venue is still
- * Fenwick Gardens. The florist is Petal Theory."): those strengthen the fact they restate, and the rest is
- * decided as one fact.
- */
+/** What memory does with a found fact (decideParts), and with the clauses in it said as usual (saidAsUsual). */
 function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision[] {
   const out = decideParts(ctx, found, caller, o);
   return found.restatesOnly ? out : [...out, ...saidAsUsual(ctx, found, caller, o, out)];
@@ -150,6 +146,11 @@ function saidAsUsual(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
   return out;
 }
 
+/**
+ * Sentences said in a row are one fact, unless some of them only say what memory knows ("Venue is still
+ * Fenwick Gardens. The florist is Petal Theory."): those strengthen the fact they restate, and the rest is
+ * decided as one fact.
+ */
 function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions): CaptureDecision[] {
   if (found.restatesOnly) {
     // One look-up of its neighbours serves both checks.
