@@ -109,8 +109,9 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
  * The current fact of `near` a statement of change gives a new value for ("Starlite league moved to
  * thursdays" for "League night is Tuesday at Starlite Lanes"): the clause that says the change shares two or
  * more words with the fact besides values and GENERIC words, and states a value of a kind the fact holds,
- * differently; the one sharing most words. One shared word is too little: "a $40 no-show fee" is not a new
- * "Dog adoption fee is $150".
+ * differently; the one sharing most words. One shared word is too little ("a $40 no-show fee" is not a new
+ * "Dog adoption fee is $150") unless it is what both count with a new number ("up to 17 alpacas" for "has 14
+ * alpacas": newCountOf).
  */
 function newValueFor(text: string, near: readonly Fact[]): Fact | null {
   let best: { fact: Fact; shared: number } | null = null;
