@@ -17,6 +17,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS on purpose (src/actors/runtime/pool-entry.cjs: piscina require()s it)
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // src/core is pure: no I/O, nothing from node:
     files: ['src/core/**/*.ts'],
     rules: {

@@ -56,6 +56,35 @@ describe('pool actor', () => {
   });
 });
 
+describe('pool startup', () => {
+  function graphPool(name: string): ActorPool {
+    const p = new ActorPool({ name, worker: new URL('./fixtures/graph-worker.js', import.meta.url), timeoutMs: 20_000, maxThreads: 1 });
+    closers.push(() => p.close());
+    return p;
+  }
+
+  it('loads the worker module with import(), never require(): require(esm) cut short by a terminate aborts Node', async () => {
+    const p = graphPool('graph');
+    expect(await p.call('loadedBy', [])).toBe('import');
+    expect(await p.call('parse', ['{ a }'])).toBe('Document');
+  });
+
+  it('closes pools whose threads are still loading, and the process lives on', async () => {
+    for (let i = 0; i < 12; i++) {
+      const starting = [graphPool(`g${i}a`), graphPool(`g${i}b`)];
+      await new Promise((r) => setTimeout(r, (i * 13) % 90));
+      await Promise.all(starting.map((p) => p.close(0)));
+    }
+    expect(await graphPool('after').call('parse', ['{ b }'])).toBe('Document');
+  });
+
+  it('fails calls with a typed error when the worker module cannot load', async () => {
+    const p = new ActorPool({ name: 'broken', worker: new URL('./fixtures/broken-worker.js', import.meta.url), timeoutMs: 10_000, maxThreads: 1 });
+    closers.push(() => p.close());
+    await expect(p.call('echo', [1])).rejects.toMatchObject({ code: 'MEM_ERR_ACTOR_CRASHED', message: expect.stringMatching(/this worker cannot load/) });
+  });
+});
+
 describe('long-lived actor', () => {
   it('keeps state between calls and rebuilds typed errors', async () => {
     const a = actor();

@@ -3,9 +3,11 @@
  * a worker past it is terminated (piscina replaces it) and the call fails with MEM_ERR_ACTOR_TIMEOUT; a
  * worker that dies fails its call with MEM_ERR_ACTOR_CRASHED and is replaced; calls during or after
  * shutdown fail with MEM_ERR_ACTOR_CLOSED. Workers answer with envelopes (envelope.ts), so typed errors
- * survive the thread boundary.
+ * survive the thread boundary. Each thread starts in pool-entry.cjs, which import()s the worker module: a pool
+ * closed while a thread is still loading must not abort the process (see that file).
  */
 import { availableParallelism } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { MemoryError } from '../../core/errors.js';
@@ -56,12 +58,12 @@ export class ActorPool {
     const where = locateWorker(options.worker);
     const max = options.maxThreads ?? defaultThreads();
     this.piscina = new Piscina({
-      filename: where.filename,
+      filename: fileURLToPath(new URL('./pool-entry.cjs', import.meta.url)),
       name: 'default',
       minThreads: Math.min(options.minThreads ?? 1, max),
       maxThreads: max,
       idleTimeout: options.idleTimeoutMs ?? 60_000,
-      workerData: { ...options.workerData, __target: where.target },
+      workerData: { ...options.workerData, __entry: pathToFileURL(where.filename).href, __target: where.target },
       atomics: 'disabled',
       ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
     });
