@@ -5,7 +5,7 @@
  * says nothing changed strengthens the fact it restates instead of being stored again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { givesNewValue, newCountOf, statedValues } from '../src/core/capture-values.js';
+import { givesNewValue, newCountOf, newValueOf, statedValues } from '../src/core/capture-values.js';
 import type { MemoryService } from '../src/memory/service.js';
 import { openService, tempHome, type TestHome } from './helpers.js';
 
@@ -38,6 +38,24 @@ describe('stated values', () => {
       { kind: 'n:', value: '4.2' },
       { kind: 'n:', value: '26' },
     ]);
+  });
+
+  it('a year and an address are kinds of their own, not counts or versions', () => {
+    expect(statedValues('Paper target is NeurIPS 2025, the NAS is at 192.168.1.10, iOS 16')).toEqual([
+      { kind: 'year', value: '2025' },
+      { kind: 'address', value: '192.168.1.10' },
+      { kind: 'n:', value: '16' },
+    ]);
+    expect(givesNewValue('Paper submission target is NeurIPS 2025', 'min deployment target is ios 16 now')).toBe(false);
+  });
+
+  it('names the words a new value is said of: those just before the old value and the new one', () => {
+    expect([...newValueOf('App minSdk is 24', 'We bumped minSdk to 26 last sprint')]).toEqual(['minsdk']);
+    expect([...newValueOf('Mom takes lisinopril 10mg every morning', 'Her doctor bumped the lisinopril to 20mg')]).toEqual(['lisinopril']);
+    expect([...newValueOf('Kuroneko Press invoices are due net 30', "it's net 45 now")]).toEqual(['net']);
+    // Said after the value, or the same value again: no word.
+    expect([...newValueOf('Dog adoption fee is $150', "We're going with a $40 no-show fee")]).toEqual([]);
+    expect([...newValueOf('App minSdk is 24', 'minSdk is still 24, compileSdk 35')]).toEqual([]);
   });
 
   it('a new value is one of a kind the fact holds that the fact does not hold', () => {
@@ -113,6 +131,22 @@ describe('statements of change on a real store', () => {
     expect(await decide("Mila isn't with Elena anymore, it's Brandon Liu now.")).toEqual([['superseded', coach.id]]);
     // One shared word is enough when it is what both count: 17 alpacas for 14.
     expect(await decide("We're up to 17 alpacas now since the three crias were born in march.")).toEqual([['superseded', alpacas.id]]);
+  });
+
+  it('one shared word that both say a value of replaces the one fact holding it, never one of several', async () => {
+    svc = open();
+    const sdk = svc.memoryStore({ text: 'App minSdk is 24' }).fact;
+    const db = svc.memoryStore({ text: 'Production database runs Postgres 13 on db-prod-1' }).fact;
+    const choir = svc.memoryStore({ text: 'Choir rehearses Wednesday nights at 7' }).fact;
+    const play = svc.memoryStore({ text: "Play rehearsals are Tuesdays 7-9pm at St. Mark's" }).fact;
+    const paper = svc.memoryStore({ text: 'Paper submission target is NeurIPS 2025' }).fact;
+    expect(await decide('We bumped minSdk to 26 last sprint so you can use java.time directly')).toEqual([['superseded', sdk.id]]);
+    expect(await decide("We're on postgres 16 now btw, did the upgrade last month.")).toEqual([['superseded', db.id]]);
+    // Two current facts say rehearsals: the word does not say which one changed.
+    expect(await decide('Rehearsals moved to Thursdays at 7:30 starting this month.')).not.toContainEqual(['superseded', expect.any(String)]);
+    // A version is not a new year.
+    expect(await decide('Decided with the team, min deployment target is ios 16 now')).not.toContainEqual(['superseded', paper.id]);
+    for (const f of [choir, play, paper]) expect(svc.getFact(f.id).validUntil).toBeNull();
   });
 
   it('what a statement finished doing, swapped every so often, or stopped doing is not an old value', async () => {

@@ -7,7 +7,7 @@
 import { porterStem } from './porter.js';
 import { STOPWORDS } from './text.js';
 
-/** A value and its kind: `money`, `time`, `day`, or `n:<unit>` for a number (`n:` when it has no unit). */
+/** A value and its kind: `money`, `time`, `day`, `year`, `address` (192.168.1.10), or `n:<unit>` for a number (`n:` when it has no unit). */
 export interface StatedValue {
   readonly kind: string;
   readonly value: string;
@@ -27,22 +27,35 @@ const VALUE = new RegExp(
   'gi',
 );
 
-/** The values a text states. */
-export function statedValues(text: string): StatedValue[] {
-  const out: StatedValue[] = [];
+/** A value as it is stated in a text: its kind and value, and the content words of up to four words before it in its clause. */
+interface ValueInText extends StatedValue {
+  readonly said: ReadonlySet<string>;
+}
+
+function valuesIn(text: string): ValueInText[] {
+  const out: ValueInText[] = [];
   for (const m of text.matchAll(VALUE)) {
-    if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$,]/g, '') });
-    else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, '') });
-    else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3) });
+    const before = (text.slice(0, m.index).split(/[,.;:!?()—–]/).at(-1) ?? '').match(/[\p{L}\d'-]+/gu) ?? [];
+    const said = new Set(before.slice(-4).map((w) => w.toLowerCase()).filter((w) => !STOPWORDS.has(w) && !/\d/.test(w)).map(porterStem));
+    if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$,]/g, ''), said });
+    else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, ''), said });
+    else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3), said });
     else if (m[4]) {
       const n = m[4].toLowerCase();
       const unit = (m[5] ?? m[6] ?? '').toLowerCase();
       // A following word that is not a stopword is what the number counts ("6 hives"); "26 last sprint" has none.
       const counted = unit && !(m[6] && STOPWORDS.has(unit)) && !/^(?:last|this|next|since|now|and|or|to|so|btw)$/.test(unit) ? porterStem(unit) : '';
-      out.push({ kind: `n:${counted}`, value: NUMBER_WORDS[n] ?? n });
+      // A year or an address is not a count or a version: "NeurIPS 2025" gives no old value for "iOS 16".
+      const kind = /^(?:19|20)\d\d$/.test(n) && !counted ? 'year' : /^\d+(?:\.\d+){2,}$/.test(n) ? 'address' : `n:${counted}`;
+      out.push({ kind, value: NUMBER_WORDS[n] ?? n, said });
     }
   }
   return out;
+}
+
+/** The values a text states. */
+export function statedValues(text: string): StatedValue[] {
+  return valuesIn(text).map(({ kind, value }) => ({ kind, value }));
 }
 
 /**
@@ -61,4 +74,20 @@ export function newCountOf(factText: string, statement: string): string | null {
   const held = statedValues(factText).filter((v) => v.kind.length > 2);
   for (const n of statedValues(statement)) if (n.kind.length > 2 && held.some((o) => o.kind === n.kind && o.value !== n.value) && !held.some((o) => o.kind === n.kind && o.value === n.value)) return n.kind.slice(2);
   return null;
+}
+
+/**
+ * The words a statement gives a new value of: stems said just before a value of the fact and just before a
+ * new value of the same kind in the statement ("minsdk" for "we bumped minSdk to 26" against "App minSdk is
+ * 24", "lisinopril" for "bumped the lisinopril to 20mg" against "Mom takes lisinopril 10mg every morning").
+ */
+export function newValueOf(factText: string, statement: string): Set<string> {
+  const held = valuesIn(factText);
+  const said = valuesIn(statement);
+  const out = new Set<string>();
+  for (const o of held) {
+    if (said.some((n) => n.kind === o.kind && n.value === o.value)) continue;
+    for (const n of said) if (n.kind === o.kind && !held.some((x) => x.kind === n.kind && x.value === n.value)) for (const w of n.said) if (o.said.has(w)) out.add(w);
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
  * compares facts by are here too, so that capture.ts and this module read facts alike.
  */
 import { shareOf, type CapturedFact } from '../core/capture.js';
-import { givesNewValue, newCountOf } from '../core/capture-values.js';
+import { givesNewValue, newCountOf, newValueOf } from '../core/capture-values.js';
 import { contentStems as stemsOf } from '../core/relevant-block.js';
 import type { Fact } from '../core/types.js';
 
@@ -111,7 +111,8 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
  * more words with the fact besides values and GENERIC words, and states a value of a kind the fact holds,
  * differently; the one sharing most words. One shared word is too little ("a $40 no-show fee" is not a new
  * "Dog adoption fee is $150") unless it is what both count with a new number ("up to 17 alpacas" for "has 14
- * alpacas": newCountOf).
+ * alpacas": newCountOf), or what both say a value of and no other fact near holds ("bumped minSdk to 26" for
+ * "App minSdk is 24": valueOfWord).
  */
 function newValueFor(text: string, near: readonly Fact[]): Fact | null {
   let best: { fact: Fact; shared: number } | null = null;
@@ -119,10 +120,18 @@ function newValueFor(text: string, near: readonly Fact[]): Fact | null {
     const said = contentStems(clause);
     for (const fact of near) {
       const shared = [...contentStems(fact.text)].filter((w) => said.has(w) && !/\d|^(?:mon|tue|wed|thu|fri|sat|sun)/.test(w) && !GENERIC.has(w));
-      if ((shared.length >= 2 || (shared.length === 1 && newCountOf(fact.text, clause) === shared[0])) && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
+      if ((shared.length >= 2 || (shared.length === 1 && valueOfWord(fact.text, clause, shared[0] ?? '', near))) && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
     }
   }
   return best?.fact ?? null;
+}
+
+/**
+ * The one word a clause shares with a fact is what both give a value of: a new count of it ("up to 17
+ * alpacas"), or a new value said just after it ("minSdk to 26") when no other fact of `near` holds the word.
+ */
+function valueOfWord(factText: string, clause: string, word: string, near: readonly Fact[]): boolean {
+  return newCountOf(factText, clause) === word || (newValueOf(factText, clause).has(word) && near.filter((f) => contentStems(f.text).has(word)).length === 1);
 }
 
 /** Stems too common to say what a fact is about: when and how often, and the words of change themselves. */
