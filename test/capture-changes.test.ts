@@ -93,6 +93,11 @@ describe('statements of change on a real store', () => {
     const brew = svc.memoryStore({ text: 'User brews all-grain batches on a Grainfather G30' }).fact;
     expect(await decide('Starlite league moved to thursdays this season.')).toEqual([['superseded', league.id]]);
     expect(await decide("Miso's methimazole dose is 1.25mg twice a day now")).toEqual([['superseded', dose.id]]);
+    // "Going forward" says a change too.
+    const sake = svc.memoryStore({ text: 'User brews sake at home in 5-gallon batches' }).fact;
+    const retro = svc.memoryStore({ text: 'User prefers the Start/Stop/Continue retro format' }).fact;
+    expect(await decide("Going forward I'm doing 10 gallon batches, bought a bigger fermenter.")).toEqual([['superseded', sake.id]]);
+    expect(await decide('Use the 4Ls retro format going forward, start/stop/continue got stale.')).toEqual([['superseded', retro.id]]);
     // The old value named as gone: "sold the grainfather".
     expect(await decide("Sold the grainfather, I'm brewing on an Anvil Foundry 10.5 now.")).toEqual([['superseded', brew.id]]);
   });
@@ -144,9 +149,12 @@ describe('statements of change on a real store', () => {
     expect(await decide("We're on postgres 16 now btw, did the upgrade last month.")).toEqual([['superseded', db.id]]);
     // Two current facts say rehearsals: the word does not say which one changed.
     expect(await decide('Rehearsals moved to Thursdays at 7:30 starting this month.')).not.toContainEqual(['superseded', expect.any(String)]);
+    // Two weekdays in common are not two words about the same thing.
+    const sets = svc.memoryStore({ text: 'User sets on Tuesdays and Thursdays.' }).fact;
+    expect(await decide('Dr. Okafor only does surgeries on tuesdays and thursdays now.')).not.toContainEqual(['superseded', sets.id]);
     // A version is not a new year.
     expect(await decide('Decided with the team, min deployment target is ios 16 now')).not.toContainEqual(['superseded', paper.id]);
-    for (const f of [choir, play, paper]) expect(svc.getFact(f.id).validUntil).toBeNull();
+    for (const f of [choir, play, paper, sets]) expect(svc.getFact(f.id).validUntil).toBeNull();
   });
 
   it('what a statement finished doing, swapped every so often, or stopped doing is not an old value', async () => {

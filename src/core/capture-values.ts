@@ -7,7 +7,7 @@
 import { porterStem } from './porter.js';
 import { STOPWORDS } from './text.js';
 
-/** A value and its kind: `money`, `time`, `day`, `year`, `address` (192.168.1.10), or `n:<unit>` for a number (`n:` when it has no unit). */
+/** A value and its kind: `money`, `time`, `day`, `year`, `address` (192.168.1.10), `percent`, or `n:<unit>` for a number (`n:` when it has no unit). */
 export interface StatedValue {
   readonly kind: string;
   readonly value: string;
@@ -46,7 +46,7 @@ function valuesIn(text: string): ValueInText[] {
       // A following word that is not a stopword is what the number counts ("6 hives"); "26 last sprint" has none.
       const counted = unit && !(m[6] && STOPWORDS.has(unit)) && !/^(?:last|this|next|since|now|and|or|to|so|btw)$/.test(unit) ? porterStem(unit) : '';
       // A year or an address is not a count or a version: "NeurIPS 2025" gives no old value for "iOS 16".
-      const kind = /^(?:19|20)\d\d$/.test(n) && !counted ? 'year' : /^\d+(?:\.\d+){2,}$/.test(n) ? 'address' : `n:${counted}`;
+      const kind = text[(m.index ?? 0) + m[0].length] === '%' ? 'percent' : /^(?:19|20)\d\d$/.test(n) && !counted ? 'year' : /^\d+(?:\.\d+){2,}$/.test(n) ? 'address' : `n:${counted}`;
       out.push({ kind, value: NUMBER_WORDS[n] ?? n, said });
     }
   }

@@ -30,22 +30,27 @@ export const CORRECTS = 0.25;
 export const RESTATED = 0.25;
 
 /** A statement of change ("moved to", "is ... now", "switched", "no longer"): the fact it states replaces one. */
-const CHANGE = /\b(?:now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|new)\b/i;
+const CHANGE = /\b(?:now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|going forward|new)\b/i;
 /** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
 const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|nothing new|(?:is|are|stays?|stayed|remains?) the same|unchanged|for \d+\+? (?:years?|yrs?|months?) now|\d+\+? (?:years?|yrs?) now)\b/gi;
 /** The text states a change, not counting what it says is unchanged. */
 export function saysChange(text: string): boolean {
   return CHANGE.test(text.replace(UNCHANGED, ' '));
 }
-/** A changed fact replaces the current one whose content words it mostly holds (at least this share, two or more). */
+/**
+ * A changed fact replaces the current one whose content words it mostly holds: at least this share, and two or
+ * more besides values and GENERIC words ("surgeries on tuesdays and thursdays" holds two of "User sets on
+ * Tuesdays and Thursdays", both weekdays: not the same fact).
+ */
 export const CHANGED = 0.5;
 
 /** The current fact a statement of change replaces: the one of `near` whose content words it holds most. */
 function changes(said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
   let best: { fact: Fact; share: number } | null = null;
   for (const fact of near) {
-    const share = heldShare(contentStems(fact.text), said);
-    if (share >= CHANGED && names(fact, said) && (!best || share > best.share)) best = { fact, share };
+    const held = contentStems(fact.text);
+    const share = heldShare(held, said);
+    if (share >= CHANGED && names(fact, said) && namedWords(held, said).length >= 2 && (!best || share > best.share)) best = { fact, share };
   }
   return best?.fact ?? null;
 }
@@ -119,7 +124,7 @@ function newValueFor(text: string, near: readonly Fact[]): Fact | null {
   for (const clause of text.split(CHANGE_CLAUSE).filter(saysChange)) {
     const said = contentStems(clause);
     for (const fact of near) {
-      const shared = [...contentStems(fact.text)].filter((w) => said.has(w) && !/\d|^(?:mon|tue|wed|thu|fri|sat|sun)/.test(w) && !GENERIC.has(w));
+      const shared = namedWords(contentStems(fact.text), said);
       if ((shared.length >= 2 || (shared.length === 1 && valueOfWord(fact.text, clause, shared[0] ?? '', near))) && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
     }
   }
@@ -132,6 +137,11 @@ function newValueFor(text: string, near: readonly Fact[]): Fact | null {
  */
 function valueOfWord(factText: string, clause: string, word: string, near: readonly Fact[]): boolean {
   return newCountOf(factText, clause) === word || (newValueOf(factText, clause).has(word) && near.filter((f) => contentStems(f.text).has(word)).length === 1);
+}
+
+/** The words of a fact a statement says, besides values (numbers, weekdays) and GENERIC words: what both are about. */
+function namedWords(held: ReadonlySet<string>, said: ReadonlySet<string>): string[] {
+  return [...held].filter((w) => said.has(w) && !/\d|^(?:mon|tue|wed|thu|fri|sat|sun)/.test(w) && !GENERIC.has(w));
 }
 
 /** Stems too common to say what a fact is about: when and how often, and the words of change themselves. */
