@@ -157,6 +157,17 @@ describe('statements of change on a real store', () => {
     for (const f of [choir, play, paper, sets]) expect(svc.getFact(f.id).validUntil).toBeNull();
   });
 
+  it('an old value said "instead of" or "not" is one only when the fact writes it as a name or shares another word', async () => {
+    svc = open();
+    const booking = svc.memoryStore({ text: 'Studio uses Mindbody for class bookings' }).fact;
+    const paper = svc.memoryStore({ text: 'Paper submission target is NeurIPS 2025' }).fact;
+    const carpool = svc.memoryStore({ text: 'User drives the school carpool on Tuesdays.' }).fact;
+    expect(await decide("We're on Momence now instead of mindbody, way cheaper.")).toEqual([['superseded', booking.id]]);
+    expect(await decide('I switched the rabbits to fleece liners instead of paper bedding for good last week.')).not.toContainEqual(['superseded', paper.id]);
+    expect(await decide("Rehearsal is at st. brendan's parish hall now instead of the school.")).not.toContainEqual(['superseded', carpool.id]);
+    for (const f of [paper, carpool]) expect(svc.getFact(f.id).validUntil).toBeNull();
+  });
+
   it('what a statement finished doing, swapped every so often, or stopped doing is not an old value', async () => {
     svc = open();
     const migrations = svc.memoryStore({ text: 'Schema migrations are managed with sqitch' }).fact;

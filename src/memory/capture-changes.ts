@@ -65,22 +65,32 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
 }
 
 /**
- * The old value a statement of change names as gone: "not with LinguaBridge anymore", "no longer at the
- * Grange", "moved staging off the Dokku box", "switched from Enphase", "Highland Green instead of white",
- * "we dropped the Switch port", "left keller williams", "on enterprise accounts now, not mid-market". Its first
- * word after the frame.
+ * The old value a statement of change names as gone: "no longer at the Grange", "moved staging off the Dokku
+ * box", "switched from Enphase", "we dropped the Switch port", "left keller williams", "isn't with Elena
+ * anymore". Its first word after the frame.
  */
-const OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|swapped(?: out)?\s+(?:the|a|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|no longer\s+(?:doing|using|use|running|run|taking|playing|going to|offering|carrying)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|finished(?!\s+[\w-]+ing\b)|handed off|gave up|stopped(?:\s+(?:doing|using|offering|taking|carrying|selling)|(?=\s+(?:the|our|my)\s)))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?|(?<=\w)n['’]t (?:with|at|on|in|using|from)\s+(?:the\s+|a\s+|our\s+|my\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
+const OLD_VALUE = /(?:\b(?:swapped(?: out)?\s+(?:the|a|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|no longer\s+(?:doing|using|use|running|run|taking|playing|going to|offering|carrying)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|finished(?!\s+[\w-]+ing\b)|handed off|gave up|stopped(?:\s+(?:doing|using|offering|taking|carrying|selling)|(?=\s+(?:the|our|my)\s)))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|(?<=\w)n['’]t (?:with|at|on|in|using|from)\s+(?:the\s+|a\s+|our\s+|my\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
+/**
+ * The old value a weaker frame names ("instead of the school", "not my name", ", not thursdays"): taken only when
+ * the fact writes it as a name or shares another word with the statement (writtenAsName, holdsOldValue).
+ */
+const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 
 /** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone". */
 const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting|(?:is |'s )?leaving|moved away|passed away|(?:is|are|'s) gone|closed (?:down|for good)|stopped (?:hosting|carrying|offering|selling|making|running|doing))\b/giu;
 
-/** The content stems of the old values a statement of change names (OLD_VALUE, GONE_VALUE). */
-function oldValues(text: string): Set<string> {
+/** The content stems of the old values a statement of change names, by the frames that name them. */
+function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
   const out = new Set<string>();
-  for (const re of [OLD_VALUE, GONE_VALUE]) for (const m of text.matchAll(re)) for (const w of contentStems(m[1] ?? '')) out.add(w);
+  for (const re of frames) for (const m of text.matchAll(re)) for (const w of contentStems(m[1] ?? '')) out.add(w);
   return out;
 }
+
+/** `stem` is written as a name in `text`: capitalised after its first word, and not a weekday or a month. */
+function writtenAsName(text: string, stem: string): boolean {
+  return (text.match(/[\p{L}\d][\p{L}\d.'-]*/gu) ?? []).some((t, i) => i > 0 && /^\p{Lu}/u.test(t) && !DATE_WORD.test(t) && contentStems(t).has(stem));
+}
+const DATE_WORD = /^(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
 /** A role a person holds for the user, the roles a statement of a new holder names. */
 const ROLE = String.raw`(?:coach|manager|director|principal|doctor|dentist|vet|[a-z]*ologist|pediatrician|physician|therapist|counselor|accountant|lawyer|attorney|assistant|tutor|teacher|instructor|trainer|contact|rep|lead|captain|president|treasurer|secretary|chair|landlord|nanny|sitter|editor|agent|advisor|adviser|supervisor|boss|pastor|mechanic|groomer|farrier|coordinator|planner|officer|ed|ceo|cto|cfo)`;
@@ -98,12 +108,17 @@ function formerHolder(text: string, near: readonly Fact[]): Fact | null {
 
 /** The current fact of `near` that holds an old value the statement names as gone; the one holding most of the statement's words. */
 function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
-  const old = oldValues(text);
-  if (old.size === 0) return null;
+  const old = oldValues(text, [OLD_VALUE, GONE_VALUE]);
+  const weak = oldValues(text, [WEAK_OLD_VALUE]);
+  if (old.size === 0 && weak.size === 0) return null;
   let best: { fact: Fact; share: number } | null = null;
   for (const fact of near) {
     const held = contentStems(fact.text);
-    if (![...old].some((w) => held.has(w))) continue;
+    if (![...old].some((w) => held.has(w))) {
+      // Named by a weaker frame: a name in the fact ("instead of Venmo"), or the two share a word besides it.
+      const gone = [...weak].filter((w) => held.has(w));
+      if (!gone.some((w) => writtenAsName(fact.text, w)) && (gone.length === 0 || namedWords(held, said).every((w) => weak.has(w)))) continue;
+    }
     const share = shareOf(held, said);
     if (!best || share > best.share) best = { fact, share };
   }
