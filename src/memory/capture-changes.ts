@@ -90,7 +90,7 @@ function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
 function writtenAsName(text: string, stem: string): boolean {
   return (text.match(/[\p{L}\d][\p{L}\d.'-]*/gu) ?? []).some((t, i) => i > 0 && /^\p{Lu}/u.test(t) && !DATE_WORD.test(t) && contentStems(t).has(stem));
 }
-const DATE_WORD = /^(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+const DATE_WORD = /^(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/i;
 
 /** A role a person holds for the user, the roles a statement of a new holder names. */
 const ROLE = String.raw`(?:coach|manager|director|principal|doctor|dentist|vet|[a-z]*ologist|pediatrician|physician|therapist|counselor|accountant|lawyer|attorney|assistant|tutor|teacher|instructor|trainer|contact|rep|lead|captain|president|treasurer|secretary|chair|landlord|nanny|sitter|editor|agent|advisor|adviser|supervisor|boss|pastor|mechanic|groomer|farrier|coordinator|planner|officer|ed|ceo|cto|cfo)`;
