@@ -398,6 +398,9 @@ describe('redaction', () => {
     const text = 'SSH to db.prod.example.com as deploy; the key is in the vault, password rotated monthly, key: ~/.ssh/deploy_ed25519';
     expect(redactSecrets(text)).toBe(text);
     expect(redactSecrets('https://git.acme.io/team/repo.git')).toBe('https://git.acme.io/team/repo.git');
+    // The name of a place for secrets is not a secret; a capitalised made-up word still is.
+    expect(redactSecrets('the key file lives only in Secret Manager as app-admin-sa')).toBe('the key file lives only in Secret Manager as app-admin-sa');
+    expect(redactSecrets('password Hunter2x')).toBe('password [redacted]');
   });
 });
 

@@ -194,6 +194,9 @@ describe('secret values never kept, whatever their shape', () => {
       ['the code is in src/app and the api key is in 1password', 'The code is in src/app and the api key is in 1password'],
       ['standup is at 9:30 / 10:00 on fridays', 'Standup is at 9:30 / 10:00 on fridays'],
       ['my password is in bitwarden', 'My password is in bitwarden'],
+      // A path's first folder after a slash is not the secret of "name / password".
+      ["the token's stored in /etc/caddy/caddy.env and the unit loads it", "The token's stored in /etc/caddy/caddy.env and the unit loads it"],
+      ['integration keys live in AWS Secrets Manager under /oncall/pagerduty/', 'Integration keys live in AWS Secrets Manager under /oncall/pagerduty/'],
       // A number right after its code word, a dial combination.
       ['Alarm code 9914, set it last', 'Alarm code [not stored: ask the user], set it last'],
       ['lock the drug cabinet (pin 0932) and set alarm #4417* at the back door', 'Lock the drug cabinet (pin [not stored: ask the user]) and set alarm [not stored: ask the user] at the back door'],

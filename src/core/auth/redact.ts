@@ -47,11 +47,12 @@ const RULES: readonly Rule[] = [
     },
   },
   // "password hunter2": a value right after the word, with only a space between. A plain lower-case word is
-  // prose ("password manager", "password in the vault"); a token with a digit, a symbol or a capital is a value.
+  // prose ("password manager", "password in the vault"), and so is the name of a place for secrets ("Secret
+  // Manager", "Password Safe"); a token with a digit, a symbol or a capital is a value.
   {
     re: /(?<![A-Za-z0-9])(pass(?:word|wd|phrase)?|pwd|secret)(\s{1,3})([^\s"'`,;:=]{3,256})/gi,
     replace: (whole: string, name: string, sep: string, value: string) =>
-      value.startsWith(REDACTED) || /^[a-z]+[.!?]?$/.test(value) ? whole : `${name}${sep}${REDACTED}`,
+      value.startsWith(REDACTED) || /^[a-z]+[.!?]?$/.test(value) || /^(?:manager|vault|store|safe|server|service|keeper|hub)[.!?]?$/i.test(value) ? whole : `${name}${sep}${REDACTED}`,
   },
   // Long high-entropy strings: >= 24 base64/URL-safe characters mixing lower case, upper case and digits,
   // or >= 32 hex characters with both letters and digits, with or without a short prefix ("ck_4e7a...").
