@@ -222,7 +222,7 @@ describe('secret values never kept, whatever their shape', () => {
   });
 
   it('keeps nothing the user asks not to keep, and nothing that is a question, a request or a hedge, even past the rules', () => {
-    for (const sentence of ["the lockbox code is 7719 but don't keep that anywhere", 'run the eval script on the latest checkpoint', 'maybe we move the office to Leeds next year', 'is the build green?', 'I just LOVE waiting for CI 🙃'])
+    for (const sentence of ["the lockbox code is 7719 but don't keep that anywhere", 'the overdue list this week is the tile saw and two pipe clamps, dont need to remember those', 'run the eval script on the latest checkpoint', 'maybe we move the office to Leeds next year', 'is the build green?', 'I just LOVE waiting for CI 🙃'])
       expect({ sentence, rule: captureSentence(sentence), plain: plainFact({ text: sentence, listed: false }) }).toEqual({ sentence, rule: null, plain: null });
   });
 });
