@@ -197,6 +197,8 @@ describe('secret values never kept, whatever their shape', () => {
       // A path's first folder after a slash is not the secret of "name / password".
       ["the token's stored in /etc/caddy/caddy.env and the unit loads it", "The token's stored in /etc/caddy/caddy.env and the unit loads it"],
       ['integration keys live in AWS Secrets Manager under /oncall/pagerduty/', 'Integration keys live in AWS Secrets Manager under /oncall/pagerduty/'],
+      // After "name / ", the whole password goes, slashes and all.
+      ['guest wifi is HomeNet / sunny/day', 'Guest wifi is HomeNet / [not stored: ask the user]'],
       // A number right after its code word, a dial combination.
       ['Alarm code 9914, set it last', 'Alarm code [not stored: ask the user], set it last'],
       ['lock the drug cabinet (pin 0932) and set alarm #4417* at the back door', 'Lock the drug cabinet (pin [not stored: ask the user]) and set alarm [not stored: ask the user] at the back door'],

@@ -41,8 +41,9 @@ function maskValues(text: string): string {
   return (
     text
       // "name / password", "user: x / y": in a sentence about a credential, what follows the slash is the secret,
-      // whatever it looks like; not a path's first folder ("stored in /etc/caddy/caddy.env").
-      .replace(/(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})(?![^\s,;'"`()])/g, (all, pre: string, token: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) ? all : `${pre}${REDACTED}`))
+      // whatever it looks like; not a path's first folder ("stored in /etc/caddy/caddy.env": no space after the
+      // slash, another slash after the word). "Home / sunny/day" is still a password.
+      .replace(/(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})(\/[^\s,;'"`()]*)?/g, (all, pre: string, token: string, path?: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) || (path && pre.endsWith('/')) ? all : `${pre}${REDACTED}`))
       .replace(/\b(password|passwd|passphrase|pw|pwd|pass)(\s*(?:is|was|:|=)?\s+)(?!is\b|was\b|in\b|for\b|on\b|at\b|the\b|a\b|an\b|to\b|\[)([^\s,;'"`()]{3,256})/gi, `$1$2${REDACTED}`)
       .replace(VALUE_LIKE, (token) => (NOT_A_VALUE.test(token) || token.startsWith(REDACTED) ? token : REDACTED))
   );
