@@ -492,9 +492,12 @@ describe('vector index: worker failures', () => {
     expect(c.restarts).toBe(1);
     expect(restarts[0]).toMatch(/rebuild timed out/);
     expect(await c.ready()).toEqual({ source: 'loaded', reason: null, count: 4000 });
-    // HNSW is approximate, and a graph built by several threads differs run to run: the vector is among the
-    // nearest ten (the exact top hit is checked on the deterministic paths above).
-    expect((await c.search(randomUnit(12, dim), 10, ALL)).map((h) => h.seq)).toContain(12);
+    // HNSW is approximate, and a graph built by several threads differs run to run (random 64-d vectors are its
+    // hardest case): nearly every vector is among its own nearest ten (the exact top hit is checked on the
+    // deterministic paths above). A broken or empty index finds none.
+    let found = 0;
+    for (let seq = 1; seq <= 20; seq++) if ((await c.search(randomUnit(seq, dim), 10, ALL)).some((h) => h.seq === seq)) found++;
+    expect(found).toBeGreaterThanOrEqual(18);
   });
 });
 
