@@ -90,7 +90,10 @@ function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
 function writtenAsName(text: string, stem: string): boolean {
   return (text.match(/[\p{L}\d][\p{L}\d.'-]*/gu) ?? []).some((t, i) => i > 0 && /^\p{Lu}/u.test(t) && !DATE_WORD.test(t) && contentStems(t).has(stem));
 }
-const DATE_WORD = /^(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$/i;
+/** A weekday, as written ("Thursdays", "tues") or as its stem ("thursdai"): whole words only, so "friend" and "money" are not. */
+const WEEKDAY = String.raw`(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day|dai)?s?`;
+const WEEKDAY_WORD = new RegExp(`^${WEEKDAY}$`, 'i');
+const DATE_WORD = new RegExp(String.raw`^(?:${WEEKDAY}|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$`, 'i');
 
 /** A role a person holds for the user, the roles a statement of a new holder names. */
 const ROLE = String.raw`(?:coach|manager|director|principal|doctor|dentist|vet|[a-z]*ologist|pediatrician|physician|therapist|counselor|accountant|lawyer|attorney|assistant|tutor|teacher|instructor|trainer|contact|rep|lead|captain|president|treasurer|secretary|chair|landlord|nanny|sitter|editor|agent|advisor|adviser|supervisor|boss|pastor|mechanic|groomer|farrier|coordinator|planner|officer|ed|ceo|cto|cfo)`;
@@ -156,7 +159,7 @@ function valueOfWord(factText: string, clause: string, word: string, near: reado
 
 /** The words of a fact a statement says, besides values (numbers, weekdays) and GENERIC words: what both are about. */
 function namedWords(held: ReadonlySet<string>, said: ReadonlySet<string>): string[] {
-  return [...held].filter((w) => said.has(w) && !/\d|^(?:mon|tue|wed|thu|fri|sat|sun)/.test(w) && !GENERIC.has(w));
+  return [...held].filter((w) => said.has(w) && !/\d/.test(w) && !WEEKDAY_WORD.test(w) && !GENERIC.has(w));
 }
 
 /** Stems too common to say what a fact is about: when and how often, and the words of change themselves. */
