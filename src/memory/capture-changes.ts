@@ -139,11 +139,13 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
  */
 function newValueFor(text: string, near: readonly Fact[]): Fact | null {
   let best: { fact: Fact; shared: number } | null = null;
+  const held = near.map((f) => contentStems(f.text));
+  const holders = (word: string) => held.filter((h) => h.has(word)).length;
   for (const clause of text.split(CHANGE_CLAUSE).filter(saysChange)) {
     const said = contentStems(clause);
-    for (const fact of near) {
-      const shared = namedWords(contentStems(fact.text), said);
-      if ((shared.length >= 2 || (shared.length === 1 && valueOfWord(fact.text, clause, shared[0] ?? '', near))) && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
+    for (const [i, fact] of near.entries()) {
+      const shared = namedWords(held[i] ?? new Set(), said);
+      if ((shared.length >= 2 || (shared.length === 1 && valueOfWord(fact.text, clause, shared[0] ?? '', holders))) && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
     }
   }
   return best?.fact ?? null;
@@ -151,10 +153,10 @@ function newValueFor(text: string, near: readonly Fact[]): Fact | null {
 
 /**
  * The one word a clause shares with a fact is what both give a value of: a new count of it ("up to 17
- * alpacas"), or a new value said just after it ("minSdk to 26") when no other fact of `near` holds the word.
+ * alpacas"), or a new value said just after it ("minSdk to 26") when no other near fact holds the word.
  */
-function valueOfWord(factText: string, clause: string, word: string, near: readonly Fact[]): boolean {
-  return newCountOf(factText, clause) === word || (newValueOf(factText, clause).has(word) && near.filter((f) => contentStems(f.text).has(word)).length === 1);
+function valueOfWord(factText: string, clause: string, word: string, holders: (word: string) => number): boolean {
+  return newCountOf(factText, clause) === word || (newValueOf(factText, clause).has(word) && holders(word) === 1);
 }
 
 /** The words of a fact a statement says, besides values (numbers, weekdays) and GENERIC words: what both are about. */
