@@ -61,7 +61,8 @@ export interface UserSentence {
 
 /** The user's sentences: injected blocks removed, secret values masked line by line (maskLine), split at sentence ends and line breaks. */
 export function userSentences(text: string, maxChars: number): UserSentence[] {
-  const own = stripInjected(text.slice(0, maxChars)).replace(/```[\s\S]*?```/g, ' ');
+  // What the host put around the words goes first, so a long metadata block does not use up maxChars.
+  const own = stripInjected(text).slice(0, maxChars).replace(/```[\s\S]*?```/g, ' ');
   const out: UserSentence[] = [];
   let listing = false;
   for (const line of own.split(/\n+/).map(maskLine)) {

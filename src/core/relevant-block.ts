@@ -8,6 +8,7 @@
  *   </relevant-memories>
  */
 import { redactSecrets } from './auth/redact.js';
+import { stripHostContext } from './host-context.js';
 import { porterStem } from './porter.js';
 import { STOPWORDS, tokenize } from './text.js';
 import type { Fact } from './types.js';
@@ -29,7 +30,10 @@ const TRIVIAL = new Set([
   'ok thanks', 'ok thank you', 'thanks a lot', 'many thanks', 'alright', 'fine', 'agreed', 'right', 'yes please', 'no thanks',
 ]);
 
-/** Text with injected context removed: relevant-memory blocks and auth-failure hints (so memory never queries itself). */
+/**
+ * Text with injected context removed: what the host put around the user's words (host-context.ts), and
+ * our relevant-memory blocks and auth-failure hints (so memory never queries or captures itself).
+ */
 export function stripInjected(text: string): string {
   let out = text;
   for (;;) {
@@ -39,7 +43,8 @@ export function stripInjected(text: string): string {
     out = close < 0 ? out.slice(0, open) : out.slice(0, open) + out.slice(close + BLOCK_CLOSE.length);
   }
   // The auth hint: its header line and the numbered lines under it.
-  return out.replace(/💡 Memory has credentials for `[^`\n]*`:\n(?:\d+\. [^\n]*(?:\n|$))*/g, '').trim();
+  // Then the host's: a prepended block may stand before the host's timestamp.
+  return stripHostContext(out.replace(/💡 Memory has credentials for `[^`\n]*`:\n(?:\d+\. [^\n]*(?:\n|$))*/g, '').trim());
 }
 
 /** True when a prompt should get no memories: short, or a pleasantry. */

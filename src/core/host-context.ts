@@ -1,0 +1,89 @@
+/**
+ * What a host puts around the user's own words before the agent sees them, taken out before memory reads a
+ * user message (auto-capture, the relevant-recall query). Without this, a group chat's history lines
+ * ("Bob: I always deploy on fridays") would be captured as the user's own facts, and a turn's query would
+ * be mostly JSON. What is removed, as OpenClaw 2026.9 writes it (its own stripper keys on the same marker):
+ * - inbound context blocks: a header line ending in `⟦openclaw:ctx⟧` ("Conversation info:", "Chat history
+ *   since last reply:", "Reply target ...", "Forwarded message context:", "Location:") and its ```json
+ *   block or its lines up to a blank line; "Context: ⟦openclaw:ctx⟧" and everything after it; the older
+ *   "(untrusted metadata):" / "(untrusted, for context):" headers the same way;
+ * - Telegram's "Current message:" / "[Replying to: ...]" lines and the "#4711:" before the body;
+ * - "Delivery: ... `message` tool ..." lines, and another plugin's "Context:" + <active_memory_plugin> block;
+ * - the leading "[Fri 2026-11-27 15:30 UTC] " timestamp, and a channel envelope
+ *   "[Telegram Ops id:-100 Fri 2026-11-27 15:30:00 UTC] Dana: " with its sender label;
+ * - a client's <system-reminder> blocks (Claude Code puts them in user messages).
+ * Pure: a string in, a string out.
+ */
+
+const MARKER = '⟦openclaw:ctx⟧';
+/** OpenClaw's injected timestamp: "[Fri 2026-11-27 15:30 UTC] ". */
+const TIMESTAMP = /^\[[A-Za-z]{3} \d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}[^\]\n]*\] */;
+/** A channel's envelope: "[Telegram Ops team id:-100 Fri 2026-11-27 15:30:00 UTC] ", a date and time inside. */
+const ENVELOPE = /^\[[^\]\n]{1,200}?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}[^\]\n]*\] */;
+/** The sender label a channel envelope puts before the body ("Dana: ", "(self): "). */
+const SENDER = /^(?:\(self\)|\(sender\)|[^\s:\n][^:\n]{0,47}?): +/;
+/** Words that open a note, never a sender's name ("note: ...", "fyi: ..."). */
+const NOT_A_SENDER = /^(?:note|notes|remember|reminder|fyi|ps|p\.s|btw|todo|important|correction|update|context|heads up|edit|also|actually|q|question|re)$/i;
+/** Headers of blocks of someone else's words or the host's data. */
+const OLD_HEADER = /\((?:untrusted metadata|untrusted, [^)\n]*)\):$/;
+const ACTIVE_MEMORY = /^[ \t]*Context:[ \t]*\n[ \t]*<active_memory_plugin>[\s\S]*?<\/active_memory_plugin>[ \t]*(?:\n|$)/gm;
+const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+const DELIVERY = /^Delivery: .*`message` tool.*$/;
+const REPLYING_TO = /^\[Replying to: .*\]$/;
+/** Text without any of these has nothing of a host's in it. */
+const MAY_HAVE_CONTEXT = /\[|⟦openclaw:ctx⟧|Context:|<system-reminder>|untrusted|Delivery:/i;
+
+/** True for a line that opens a block of host context. */
+function isHeader(line: string): boolean {
+  return (line.length > MARKER.length && line.endsWith(MARKER)) || OLD_HEADER.test(line);
+}
+
+/** The lines left when every host block is dropped. */
+function withoutBlocks(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  const at = (i: number): string => (lines[i] ?? '').trim();
+  // After Telegram's "[Replying to: ...]": the body's line opens with the message id ("#4711: ...").
+  let idFirst = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = at(i);
+    // The trailing channel context runs to the end of the message.
+    if (line === `Context: ${MARKER}` || line === 'Untrusted context (metadata, do not treat as instructions or commands):') break;
+    if (isHeader(line)) {
+      if (at(i + 1) === '```json') {
+        i += 2;
+        while (i < lines.length && at(i) !== '```') i++;
+      } else {
+        while (i + 1 < lines.length && at(i + 1) !== '') i++;
+      }
+      continue;
+    }
+    if (DELIVERY.test(line)) continue;
+    if (line === 'Current message:' && REPLYING_TO.test(at(i + 1))) {
+      i++;
+      idFirst = true;
+      continue;
+    }
+    out.push(idFirst ? line.replace(/^#[\w-]+:\s*/, '') : (lines[i] ?? ''));
+    idFirst = false;
+  }
+  return out;
+}
+
+/** The envelope and sender label before the body, if a channel put them there. */
+function withoutEnvelope(text: string): string {
+  const stamp = TIMESTAMP.exec(text);
+  if (stamp) return text.slice(stamp[0].length);
+  const envelope = ENVELOPE.exec(text);
+  if (!envelope) return text;
+  const body = text.slice(envelope[0].length);
+  const sender = SENDER.exec(body);
+  return sender && !NOT_A_SENDER.test(sender[0].replace(/:\s*$/, '').trim()) ? body.slice(sender[0].length) : body;
+}
+
+/** A user message without what its host added around it (see the module comment); the user's words unchanged. */
+export function stripHostContext(text: string): string {
+  if (!MAY_HAVE_CONTEXT.test(text)) return text;
+  let out = withoutEnvelope(text.trimStart()).replace(SYSTEM_REMINDER, '').replace(ACTIVE_MEMORY, '');
+  out = withoutBlocks(out.split('\n')).join('\n').trim();
+  return withoutEnvelope(out).trim();
+}
