@@ -7,11 +7,12 @@
  * receive our hint at the head of the prompt, and never the secret. The dashboard answers while the
  * gateway runs and is gone after it stops; the agent tools run inside the gateway.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig, type ResolvedConfig } from '../src/config/resolve.js';
 import { AGENT_TOOL_NAMES } from '../src/memory/agent-tools.js';
@@ -217,6 +218,24 @@ describe.skipIf(!supported)('OpenClaw plugin in the real gateway (openclaw on No
       await svc.close();
     }
   }, 480_000);
+
+  it('sessions OpenClaw saved, read from its own store, go through `hybrid-mem capture`: the user\'s decision, never the tool output', () => {
+    // OpenClaw keeps each session's events in its agent database; a user exports them with sqlite3 (docs/cli.md).
+    const agentDb = new Database(join(dir, 'state', 'agents', 'main', 'agent', 'openclaw-agent.sqlite'), { readonly: true });
+    let events: string[];
+    try {
+      events = agentDb.prepare("SELECT event_json FROM transcript_events WHERE session_id IN ('exec-history', 'capture-1') ORDER BY session_id, seq").pluck().all() as string[];
+    } finally {
+      agentDb.close();
+    }
+    expect(events.some((e) => e.includes('"toolResult"'))).toBe(true);
+    const home = join(dir, 'capture-home');
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'hybrid-mem.js'), '--json', 'capture', '--dry-run'], { input: events.join('\n'), env: { ...process.env, HYBRID_MEM_HOME: home }, encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const texts = (JSON.parse(r.stdout) as { decisions: { text: string }[] }).decisions.map((d) => d.text);
+    expect(texts).toContainEqual(expect.stringMatching(/^From now on the billing service deploys with Argo CD/));
+    expect(texts.join('\n')).not.toMatch(/Permission denied|hmfixture|CALLEXEC|2026-\d\d-\d\d/);
+  }, 180_000);
 
   it('the model calls our agent tools inside the gateway: memory_store, then memory_recall finds it', async () => {
     const store = await oc(['agent', '--agent', 'main', '--session-id', 'tools-turn', '-m', 'CALLTOOL:memory_store {"text":"The shop deploys from the release branch","category":"decision","entity":"shop"}', '--json']);

@@ -11,7 +11,8 @@
  * - "Delivery: ... `message` tool ..." lines, and another plugin's "Context:" + <active_memory_plugin> block;
  * - the leading "[Fri 2026-11-27 15:30 UTC] " timestamp, and a channel envelope
  *   "[Telegram Ops id:-100 Fri 2026-11-27 15:30:00 UTC] Dana: " with its sender label;
- * - a client's <system-reminder> blocks (Claude Code puts them in user messages).
+ * - a client's own tags: Claude Code's <system-reminder> blocks and the <command-name> / <local-command-stdout>
+ *   record of a slash command it ran.
  * Pure: a string in, a string out.
  */
 
@@ -27,11 +28,12 @@ const NOT_A_SENDER = /^(?:note|notes|remember|reminder|fyi|ps|p\.s|btw|todo|impo
 /** Headers of blocks of someone else's words or the host's data. */
 const OLD_HEADER = /\((?:untrusted metadata|untrusted, [^)\n]*)\):$/;
 const ACTIVE_MEMORY = /^[ \t]*Context:[ \t]*\n[ \t]*<active_memory_plugin>[\s\S]*?<\/active_memory_plugin>[ \t]*(?:\n|$)/gm;
-const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+/** A client's own tags in a user message: Claude Code's reminders and the record of a slash command it ran. */
+const CLIENT_TAGS = /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|command-name|command-message|command-args|user-prompt-submit-hook)>[\s\S]*?<\/\1>/g;
 const DELIVERY = /^Delivery: .*`message` tool.*$/;
 const REPLYING_TO = /^\[Replying to: .*\]$/;
 /** Text without any of these has nothing of a host's in it. */
-const MAY_HAVE_CONTEXT = /\[|⟦openclaw:ctx⟧|Context:|<system-reminder>|untrusted|Delivery:/i;
+const MAY_HAVE_CONTEXT = /\[|⟦openclaw:ctx⟧|Context:|<(?:system-reminder|local-command|command-|user-prompt)|untrusted|Delivery:/i;
 
 /** True for a line that opens a block of host context. */
 function isHeader(line: string): boolean {
@@ -83,7 +85,7 @@ function withoutEnvelope(text: string): string {
 /** A user message without what its host added around it (see the module comment); the user's words unchanged. */
 export function stripHostContext(text: string): string {
   if (!MAY_HAVE_CONTEXT.test(text)) return text;
-  let out = withoutEnvelope(text.trimStart()).replace(SYSTEM_REMINDER, '').replace(ACTIVE_MEMORY, '');
+  let out = withoutEnvelope(text.trimStart()).replace(CLIENT_TAGS, '').replace(ACTIVE_MEMORY, '');
   out = withoutBlocks(out.split('\n')).join('\n').trim();
   return withoutEnvelope(out).trim();
 }

@@ -5,16 +5,25 @@
  */
 import { MemoryError, toWire } from '../../core/errors.js';
 import { oneLine } from '../../core/text.js';
+import type { CaptureTurn } from '../../core/capture.js';
+import type { CaptureBy, CaptureDecision } from '../../memory/capture.js';
 import { captureSchema, parse } from '../../memory/inputs.js';
+import { recordProblem, transcriptTurns } from '../../recall/transcript.js';
 import { flag } from '../args.js';
 import type { CommandSpec } from '../spec.js';
 import { cliLog } from './semantic.js';
 
-function readTranscript(text: string): unknown[] {
+/** What one capture call takes at most (the memory_capture tool's limits). */
+const MAX_TURNS = 500;
+const MAX_CONTENT = 100_000;
+
+/** The records on stdin: one JSON value per line, or one JSON array. */
+function readRecords(text: string): unknown[] {
   const trimmed = text.trim();
   if (trimmed.startsWith('[')) {
     try {
-      return JSON.parse(trimmed) as unknown[];
+      const all = JSON.parse(trimmed) as unknown;
+      if (Array.isArray(all)) return all;
     } catch (err) {
       throw new MemoryError('MEM_ERR_INVALID_INPUT', `capture: stdin is not a JSON array of {role, content}: ${(err as Error).message}`);
     }
@@ -24,22 +33,51 @@ function readTranscript(text: string): unknown[] {
     try {
       return [JSON.parse(line) as unknown];
     } catch {
-      throw new MemoryError('MEM_ERR_INVALID_INPUT', `capture: line ${n + 1} of stdin is not JSON (expected {"role", "content"})`);
+      throw new MemoryError('MEM_ERR_INVALID_INPUT', `capture: line ${n + 1} of stdin is not JSON (expected {"role", "content"} or a line of a client's session file)`);
     }
   });
 }
 
+/**
+ * The conversation on stdin as turns (transcriptTurns), in pieces of at most MAX_TURNS that start at a
+ * user message where they can, so a long session file goes through whole. A plain {role, content} record
+ * of the wrong shape is refused, naming it; a file with no message in it is refused.
+ */
+function readTranscript(text: string): CaptureTurn[][] {
+  const records = readRecords(text);
+  records.forEach((r, n) => {
+    const problem = recordProblem(r);
+    if (problem) throw new MemoryError('MEM_ERR_INVALID_INPUT', `capture: record ${n + 1} on stdin is not a message (${problem}): expected {"role": "user" | "assistant" | "tool", "content": "..."}, got ${JSON.stringify(r).slice(0, 120)}`);
+  });
+  const turns = transcriptTurns(records).map((t) => (t.content.length > MAX_CONTENT ? { ...t, content: t.content.slice(0, MAX_CONTENT) } : t));
+  if (turns.length === 0) throw new MemoryError('MEM_ERR_INVALID_INPUT', `capture: no messages on stdin (${records.length} records): expected {"role", "content"} lines, or a session file of OpenClaw, pi, Claude Code or Codex`);
+  const pieces: CaptureTurn[][] = [];
+  let piece: CaptureTurn[] = [];
+  for (const t of turns) {
+    if (piece.length >= MAX_TURNS || (piece.length >= MAX_TURNS - 20 && t.role === 'user')) {
+      pieces.push(piece);
+      piece = [];
+    }
+    piece.push(t);
+  }
+  return [...pieces, piece];
+}
+
 export const captureCommand: CommandSpec = {
   name: 'capture',
-  summary: 'keep what the user said that is worth remembering, from a conversation on stdin (JSON Lines of {role, content})',
+  summary: 'keep what the user said that is worth remembering, from a conversation on stdin (JSON Lines of {role, content}, or a client\'s session file)',
   args: [],
   options: {
     'dry-run': { type: 'boolean', help: 'print what would be kept; write nothing' },
   },
-  details: ['in:  one {"role": "user" | "assistant" | "tool", "content": "..."} per line, oldest first (or one JSON array)', 'only user messages are read; tool output and injected <relevant-memories> blocks never are'],
+  details: [
+    'in:  one {"role": "user" | "assistant" | "tool", "content": "..."} per line, oldest first (or one JSON array),',
+    '     or a session file as OpenClaw, pi, Claude Code or Codex save it (content parts read as text)',
+    'only user messages are read; tool output and injected <relevant-memories> blocks never are',
+  ],
   async run({ opts, cli }) {
     const dryRun = flag(opts, 'dry-run');
-    const input = parse(captureSchema, { transcript: readTranscript(await cli.readStdin()), dryRun }, 'capture');
+    const inputs = readTranscript(await cli.readStdin()).map((transcript) => parse(captureSchema, { transcript, dryRun }, 'capture'));
     const svc = cli.service();
     const config = cli.config();
     // The sentence classifier needs the embedding model; without it (off, or not loading) the rules decide.
@@ -52,7 +90,14 @@ export const captureCommand: CommandSpec = {
         cliLog(cli)(`the embedding model did not load (${w.code}: ${w.message}); the rules alone decide`);
       }
     }
-    const { decisions, by, reason } = await svc.capture(input.transcript, undefined, { dryRun });
+    const decisions: CaptureDecision[] = [];
+    let by: CaptureBy = 'rules';
+    let reason: string | null = null;
+    for (const input of inputs) {
+      const r = await svc.capture(input.transcript, undefined, { dryRun });
+      decisions.push(...r.decisions);
+      ({ by, reason } = r);
+    }
     const human = decisions.length
       ? decisions.map((d) => `${d.action}${dryRun && d.action !== 'skipped' ? ' (dry run)' : ''}  [${d.found.rule}, ${d.found.category}] ${oneLine(d.found.text, 160, '…')}${d.fact ? `  ${d.fact.id}` : ''}${d.replaces ? `  replaces ${d.replaces.id}` : ''}${d.reason ? `  (${d.reason})` : ''}`)
       : ['nothing worth keeping was found'];
