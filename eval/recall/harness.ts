@@ -91,8 +91,14 @@ export interface LoadedSet {
   close(): Promise<void>;
 }
 
-/** Store every memory of `set` at its time (one fact each), embed them all, and set the clock to the day after the last. */
-export async function loadSet(set: LabeledSet, userConfig: Record<string, unknown> = {}): Promise<LoadedSet> {
+/**
+ * When memories are stored: each at its own time (`memory`, as an agent keeps them turn by turn), or all at
+ * once the day after the last (`import`, as a benchmark or a bulk import loads them: no time to go by).
+ */
+export type StoredAt = 'memory' | 'import';
+
+/** Store every memory of `set` (one fact each, at its time or all at once), embed them all, and set the clock to the day after the last. */
+export async function loadSet(set: LabeledSet, userConfig: Record<string, unknown> = {}, storedAt: StoredAt = 'memory'): Promise<LoadedSet> {
   const dir = mkdtempSync(join(tmpdir(), 'hm-eval-'));
   let clock = Date.parse(set.memories[0]?.at ?? '2026-01-01T00:00:00Z');
   const config = resolveConfig({ dataDir: dir, ...userConfig }, { env: {} });
@@ -105,12 +111,13 @@ export async function loadSet(set: LabeledSet, userConfig: Record<string, unknow
   };
   try {
     const byFact = new Map<string, string>();
+    const after = Date.parse(set.memories.at(-1)?.at ?? '2026-01-01T00:00:00Z') + 86_400_000;
     for (const m of set.memories) {
-      clock = Date.parse(m.at);
+      clock = storedAt === 'import' ? after : Date.parse(m.at);
       byFact.set(hybrid.memoryStore(storeInput(set, m)).fact.id, m.id);
     }
     // Questions are asked the day after the last memory ("now" in the sets is the state at the end).
-    clock = Date.parse(set.memories.at(-1)?.at ?? '2026-01-01T00:00:00Z') + 86_400_000;
+    clock = after;
     const semantic = await startSemantic(hybrid, config, () => undefined);
     await semantic.embedMissing();
     return { dir, config, hybrid, plain, byFact, close };
@@ -145,8 +152,8 @@ export function plainBm25(set: LabeledSet): { search(query: string, limit: numbe
 }
 
 /** Run every query of `set` (of `splits`) through the retrievers. */
-export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev', 'test'], limit = 20, withLegs = false, userConfig: Record<string, unknown> = {}): Promise<QueryOutcome[]> {
-  const { hybrid, plain, byFact, close } = await loadSet(set, userConfig);
+export async function runSet(set: LabeledSet, splits: readonly Split[] = ['dev', 'test'], limit = 20, withLegs = false, userConfig: Record<string, unknown> = {}, storedAt: StoredAt = 'memory'): Promise<QueryOutcome[]> {
+  const { hybrid, plain, byFact, close } = await loadSet(set, userConfig, storedAt);
   const bm25 = plainBm25(set);
   try {
     const out: QueryOutcome[] = [];
