@@ -385,6 +385,9 @@ describe('redaction', () => {
     ['clone https://deploy:CanaryUrlPass@git.acme.io/r.git', 'CanaryUrlPass'],
     ['secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYCANARYKEY stored', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYCANARYKEY'],
     ['key -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAACANARY\n-----END OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAACANARY'],
+    // An Azure DevOps PAT (52 characters in one case, base32): no keyword needed.
+    ["here's the PAT I'm using: k4dq2x7mzv3rjw6tplb5hyn2cqa7fse4ugo6ixk3wlm5tpza7bq2", 'k4dq2x7mzv3rjw6tplb5hyn2cqa7fse4ugo6ixk3wlm5tpza7bq2'],
+    ['TOTP seed JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP7Q2A', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP7Q2A'],
   ] as const;
 
   it.each(CANARIES)('redacts %j', (text, secret) => {
@@ -401,6 +404,8 @@ describe('redaction', () => {
     // The name of a place for secrets is not a secret; a capitalised made-up word still is.
     expect(redactSecrets('the key file lives only in Secret Manager as app-admin-sa')).toBe('the key file lives only in Secret Manager as app-admin-sa');
     expect(redactSecrets('password Hunter2x')).toBe('password [redacted]');
+    // Long one-case names that read as words are no secrets.
+    for (const text of ['the package is supercalifragilisticexpialidocious2024', 'bucket acmeproductionbackupsarchive2025eu stays']) expect(redactSecrets(text)).toBe(text);
   });
 });
 

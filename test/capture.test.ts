@@ -135,6 +135,13 @@ describe('capture rules', () => {
     expect(JSON.stringify(facts)).not.toMatch(/ghp_|Hunter2|old key|assistant|db9|code/);
   });
 
+  it('never keeps a one-case token handed over before a colon, whichever clause it lands in', () => {
+    // The colon cuts the sentence: the clause with the value does not say "PAT" any more.
+    const pat = 'k4dq2x7mzv3rjw6tplb5hyn2cqa7fse4ugo6ixk3wlm5tpza7bq2';
+    const facts = captureFacts([user(`registration keeps failing with a 401. here's the PAT I'm using: ${pat} scope is Agent Pools read & manage`)], { maxChars: 5000 });
+    expect(JSON.stringify(facts)).not.toContain(pat.slice(0, 12));
+  });
+
   it('splits a sentence where a new clause starts, not at a name put after a comma', () => {
     const texts = (t: string) => userSentences(t, 5000).map((x) => x.text);
     // "the green hornets" names the team: no verb follows, so it stays with what it names.

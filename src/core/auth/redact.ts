@@ -58,9 +58,20 @@ const RULES: readonly Rule[] = [
   // or >= 32 hex characters with both letters and digits, with or without a short prefix ("ck_4e7a...").
   {
     re: /(?<![\w+/=-])[A-Za-z0-9+/=_-]{24,4096}(?![\w+/=-])/g,
-    replace: (s: string) => (/[a-z]/.test(s) && /[A-Z]/.test(s) && /\d/.test(s)) || (/^(?:[a-z]{1,8}_)?[0-9a-f]{32,}$/i.test(s) && /\d/.test(s) && /[a-f]/i.test(s.replace(/^[a-z]{1,8}_/i, ''))) ? REDACTED : s,
+    replace: (s: string) => (/[a-z]/.test(s) && /[A-Z]/.test(s) && /\d/.test(s)) || (/^(?:[a-z]{1,8}_)?[0-9a-f]{32,}$/i.test(s) && /\d/.test(s) && /[a-f]/i.test(s.replace(/^[a-z]{1,8}_/i, ''))) || randomOneCase(s) ? REDACTED : s,
   },
 ];
+
+/**
+ * A token in one case that reads as random, not as words: >= 32 letters and digits only, with digits and
+ * letters alternating often (an Azure DevOps PAT, a base32 secret: "4f3kq7zvx2m6tplw8hyr..."). A word run
+ * with a number after it ("supercalifragilistic2024") alternates once.
+ */
+function randomOneCase(s: string): boolean {
+  if (!/^(?:[a-z0-9]{32,}|[A-Z0-9]{32,})$/.test(s)) return false;
+  const switches = s.split('').filter((c, i) => i > 0 && /\d/.test(c) !== /\d/.test(s[i - 1] as string)).length;
+  return switches >= s.length / 6;
+}
 
 /** Replaces secret-looking values in `text` with "[redacted]"; everything else is kept as written. */
 export function redactSecrets(text: string): string {
