@@ -40,6 +40,13 @@ describe('host context around the user words', () => {
     expect(stripHostContext(message)).toBe('my dog is called Rex');
   });
 
+  it('keeps queued messages but not the titles OpenClaw puts over them', () => {
+    const queued = ['[Queued messages while agent was busy]', '', '---', 'Queued #1', 'my editor is Helix', '', '---', 'Queued #2 (from Dana)', 'we deploy on tuesdays'].join('\n');
+    expect(stripHostContext(queued).split(/\n+/)).toEqual(['my editor is Helix', 'we deploy on tuesdays']);
+    const carried = '[Queued user message from a previous active turn; preserved as context only. Continue with the active prompt below.]\nmy editor is Helix\n\nfrom now on we deploy with Argo CD';
+    expect(stripHostContext(carried)).toBe('my editor is Helix\n\nfrom now on we deploy with Argo CD');
+  });
+
   it('keeps the words of a user who writes brackets, dates, colons or the word Context', () => {
     for (const own of [
       '[WIP] note: the staging DB is on db2.internal',
@@ -88,7 +95,7 @@ describe.skipIf(!supported)('messages as the real OpenClaw writes them (openclaw
   });
 
   it('every message comes back to exactly the words the user typed, where OpenClaw\'s own stripper leaves reply quotes and envelopes', () => {
-    expect(cases.map((c) => c.name)).toHaveLength(7);
+    expect(cases.map((c) => c.name)).toHaveLength(8);
     for (const c of cases) {
       expect.soft(stripHostContext(c.message), c.name).toBe(c.body);
       // The builders really wrapped the body (else this test would pass on nothing).

@@ -8,6 +8,9 @@
  *   block or its lines up to a blank line; "Context: ⟦openclaw:ctx⟧" and everything after it; the older
  *   "(untrusted metadata):" / "(untrusted, for context):" headers the same way;
  * - Telegram's "Current message:" / "[Replying to: ...]" lines and the "#4711:" before the body;
+ * - the older history format ("[Chat messages since your last reply - for context]" ... "[Current message -
+ *   respond to this]"), and the titles over queued messages ("[Queued messages while agent was busy]",
+ *   "---" / "Queued #2 (from Dana)"), whose messages stay;
  * - "Delivery: ... `message` tool ..." lines, and another plugin's "Context:" + <active_memory_plugin> block;
  * - the leading "[Fri 2026-11-27 15:30 UTC] " timestamp, and a channel envelope
  *   "[Telegram Ops id:-100 Fri 2026-11-27 15:30:00 UTC] Dana: " with its sender label;
@@ -32,6 +35,11 @@ const ACTIVE_MEMORY = /^[ \t]*Context:[ \t]*\n[ \t]*<active_memory_plugin>[\s\S]
 const CLIENT_TAGS = /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|command-name|command-message|command-args|user-prompt-submit-hook)>[\s\S]*?<\/\1>/g;
 const DELIVERY = /^Delivery: .*`message` tool.*$/;
 const REPLYING_TO = /^\[Replying to: .*\]$/;
+/** OpenClaw's markers around a channel's recent messages (its older format of a group's history). */
+const HISTORY_MARKERS = new Set(['[Chat messages since your last reply - for context]', '[Recent chat messages - for context]']);
+const CURRENT_MARKER = '[Current message - respond to this]';
+/** Lines OpenClaw puts above queued messages it hands over together. */
+const HOST_LINES = new Set([CURRENT_MARKER, '[Queued messages while agent was busy]', '[Queued user message from a previous active turn; preserved as context only. Continue with the active prompt below.]']);
 /** Text without any of these has nothing of a host's in it. */
 const MAY_HAVE_CONTEXT = /\[|⟦openclaw:ctx⟧|Context:|<(?:system-reminder|local-command|command-|user-prompt)|untrusted|Delivery:/i;
 
@@ -57,6 +65,18 @@ function withoutBlocks(lines: readonly string[]): string[] {
       } else {
         while (i + 1 < lines.length && at(i + 1) !== '') i++;
       }
+      continue;
+    }
+    // A channel's history before the message it answers, up to "[Current message - respond to this]".
+    if (HISTORY_MARKERS.has(line)) {
+      const current = lines.findIndex((l, j) => j > i && l.trim() === CURRENT_MARKER);
+      if (current > i) i = current;
+      else while (i + 1 < lines.length && at(i + 1) !== '') i++;
+      continue;
+    }
+    // Messages queued while the agent was busy: the user's own words, under the host's titles.
+    if (HOST_LINES.has(line) || (line === '---' && /^Queued #\d+/.test(at(i + 1)))) {
+      if (line === '---') i++;
       continue;
     }
     if (DELIVERY.test(line)) continue;

@@ -2,8 +2,8 @@
  * User messages as the real OpenClaw writes them for a channel's inbound turn, made by OpenClaw's own
  * builders (run with Node 24 against the installed package: `node openclaw-inbound.mjs <openclaw dir>`):
  * the inbound context prefix (conversation info, chat history, reply target, thread starter, forwarded,
- * location) joined to the body as OpenClaw joins it, the channel envelope with the sender label, and the
- * timestamp OpenClaw injects. Prints JSON: [{ name, body, message, openclawStripped }]. OpenClaw's dist
+ * location) joined to the body as OpenClaw joins it, the channel envelope with the sender label, the
+ * timestamp OpenClaw injects, and the older history markers around a channel's recent messages. Prints JSON: [{ name, body, message, openclawStripped }]. OpenClaw's dist
  * files carry content hashes in their names, so each is found by its prefix and its export's letter.
  */
 import { readdirSync } from 'node:fs';
@@ -24,6 +24,7 @@ const joinerOf = await exported('inbound-meta-', 'a');
 const stripInbound = await exported('strip-inbound-meta-', 'i');
 const formatInboundEnvelope = await exported('envelope-', 'r');
 const injectTimestamp = await exported('builtin-openclaw-', 'Y');
+const buildHistoryContext = await exported('history-', 'o');
 
 const at = (min) => Date.UTC(2026, 10, 27, 15, min);
 const utc = { timezone: 'utc' };
@@ -58,5 +59,10 @@ out.push({ name: 'channel envelope of a group message', body: 'we decided to kee
 out.push({ name: 'channel envelope of a direct message', body: 'note: my staging box is stg-3', message: formatInboundEnvelope({ channel: 'Signal', from: 'Dana id:+4915112345678', timestamp: at(34), body: 'note: my staging box is stg-3', chatType: 'direct', envelope: utc }) });
 out.push({ name: 'timestamp OpenClaw injects into a CLI turn', body: 'I hate tabs, always use spaces', message: injectTimestamp('I hate tabs, always use spaces', { timezone: 'UTC', includeTimestamp: true, now: new Date(at(35)) }) });
 out.push({ name: 'timestamp before a group message with context', body: 'my editor is Helix', message: injectTimestamp(withContext(cases[0].ctx, 'my editor is Helix'), { timezone: 'UTC', includeTimestamp: true, now: new Date(at(36)) }) });
+out.push({
+  name: 'channel history in the older marker format',
+  body: 'I always deploy on tuesdays',
+  message: buildHistoryContext({ historyText: 'Bob: we deploy on fridays\nCarol: staging is db9', currentMessage: 'I always deploy on tuesdays' }),
+});
 for (const c of out) c.openclawStripped = stripInbound(c.message);
 process.stdout.write(JSON.stringify(out));
