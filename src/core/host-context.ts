@@ -29,10 +29,9 @@ const SENDER = /^(?:\(self\)|\(sender\)|[^\s:\n][^:\n]{0,47}?): +/;
 /** Words that open a note, never a sender's name ("note: ...", "fyi: ..."). */
 const NOT_A_SENDER = /^(?:note|notes|remember|reminder|fyi|ps|p\.s|btw|todo|important|correction|update|context|heads up|edit|also|actually|q|question|re)$/i;
 /** Headers of blocks of someone else's words or the host's data. */
-const OLD_HEADER = /\((?:untrusted metadata|untrusted, [^)\n]*)\):$/;
-const ACTIVE_MEMORY = /^[ \t]*Context:[ \t]*\n[ \t]*<active_memory_plugin>[\s\S]*?<\/active_memory_plugin>[ \t]*(?:\n|$)/gm;
-/** A client's own tags in a user message: Claude Code's reminders and the record of a slash command it ran. */
-const CLIENT_TAGS = /<(system-reminder|local-command-stdout|local-command-stderr|local-command-caveat|command-name|command-message|command-args|user-prompt-submit-hook)>[\s\S]*?<\/\1>/g;
+const OLD_HEADER = /^\((?:untrusted metadata|untrusted, [^)\n]*)\):$/;
+/** Tags whose whole element is the host's: another memory plugin's block, and a client's own tags in a user message (Claude Code's reminders and the record of a slash command it ran). */
+const HOST_TAGS = ['active_memory_plugin', 'system-reminder', 'local-command-stdout', 'local-command-stderr', 'local-command-caveat', 'command-name', 'command-message', 'command-args', 'user-prompt-submit-hook'];
 const DELIVERY = /^Delivery: .*`message` tool.*$/;
 const REPLYING_TO = /^\[Replying to: .*\]$/;
 /** OpenClaw's markers around a channel's recent messages (its older format of a group's history). */
@@ -43,9 +42,35 @@ const HOST_LINES = new Set([CURRENT_MARKER, '[Queued messages while agent was bu
 /** Text without any of these has nothing of a host's in it. */
 const MAY_HAVE_CONTEXT = /\[|⟦openclaw:ctx⟧|Context:|<(?:system-reminder|local-command|command-|user-prompt)|untrusted|Delivery:/i;
 
+/**
+ * `text` without each `<tag>...</tag>` element; an opening tag with no close after it ends the search (so a
+ * message full of unclosed tags costs one pass, never one pass per tag). Another plugin's block goes with the
+ * "Context:" line above it.
+ */
+function withoutTags(text: string): string {
+  let out = text;
+  for (const tag of HOST_TAGS) {
+    const open = `<${tag}>`;
+    const close = `</${tag}>`;
+    let parts = '';
+    let from = 0;
+    for (;;) {
+      const at = out.indexOf(open, from);
+      const end = at < 0 ? -1 : out.indexOf(close, at + open.length);
+      if (end < 0) break;
+      const head = out.slice(from, at);
+      parts += tag === 'active_memory_plugin' ? head.replace(/(?:^|\n)[ \t]*Context:[ \t]*\n[ \t]*$/, '') : head;
+      from = end + close.length;
+    }
+    out = parts + out.slice(from);
+  }
+  return out;
+}
+
 /** True for a line that opens a block of host context. */
 function isHeader(line: string): boolean {
-  return (line.length > MARKER.length && line.endsWith(MARKER)) || OLD_HEADER.test(line);
+  // The label's last parenthesis only: one pass over the line, whatever it holds.
+  return (line.length > MARKER.length && line.endsWith(MARKER)) || (line.endsWith('):') && OLD_HEADER.test(line.slice(line.lastIndexOf('('))));
 }
 
 /** The lines left when every host block is dropped. */
@@ -54,6 +79,11 @@ function withoutBlocks(lines: readonly string[]): string[] {
   const at = (i: number): string => (lines[i] ?? '').trim();
   // After Telegram's "[Replying to: ...]": the body's line opens with the message id ("#4711: ...").
   let idFirst = false;
+  const nextCurrent = (from: number): number => {
+    for (let j = from; j < lines.length; j++) if (at(j) === CURRENT_MARKER) return j;
+    return lines.length;
+  };
+  let current = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = at(i);
     // The trailing channel context runs to the end of the message.
@@ -69,8 +99,9 @@ function withoutBlocks(lines: readonly string[]): string[] {
     }
     // A channel's history before the message it answers, up to "[Current message - respond to this]".
     if (HISTORY_MARKERS.has(line)) {
-      const current = lines.findIndex((l, j) => j > i && l.trim() === CURRENT_MARKER);
-      if (current > i) i = current;
+      // Looked for once past each marker, so many markers still cost one pass.
+      if (current <= i) current = nextCurrent(i + 1);
+      if (current < lines.length) i = current;
       else while (i + 1 < lines.length && at(i + 1) !== '') i++;
       continue;
     }
@@ -105,7 +136,7 @@ function withoutEnvelope(text: string): string {
 /** A user message without what its host added around it (see the module comment); the user's words unchanged. */
 export function stripHostContext(text: string): string {
   if (!MAY_HAVE_CONTEXT.test(text)) return text;
-  let out = withoutEnvelope(text.trimStart()).replace(CLIENT_TAGS, '').replace(ACTIVE_MEMORY, '');
+  let out = withoutTags(withoutEnvelope(text.trimStart()));
   out = withoutBlocks(out.split('\n')).join('\n').trim();
   return withoutEnvelope(out).trim();
 }

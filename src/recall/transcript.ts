@@ -8,10 +8,7 @@
  * calls of their own) are skipped; system and developer messages too.
  */
 import type { CaptureTurn } from '../core/capture.js';
-import { messageText, RESULT_PARTS } from './turn.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObj, messageText, RESULT_PARTS, type Obj } from './turn.js';
 
 const ROLES: Readonly<Record<string, 'user' | 'assistant' | 'tool'>> = {
   user: 'user', human: 'user',

@@ -23,8 +23,8 @@ export const turnSchema = z.object({
 });
 export type Turn = z.input<typeof turnSchema>;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export type Obj = Record<string, unknown>;
+export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const CALL_PARTS = new Set(['toolCall', 'tool_call', 'tool_use', 'tool-call', 'function_call', 'functionCall', 'server_tool_use']);
 export const RESULT_PARTS = new Set(['toolResult', 'tool_result', 'tool-result', 'function_call_output', 'functionResponse']);
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line', 'code', 'shell', 'argv', 'args'];
