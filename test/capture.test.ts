@@ -320,6 +320,10 @@ describe('capture into the store', () => {
       ['stored', null, 'The florist is Petal Theory they do the flowers for the arch.'],
     ]);
     expect(await decide("I'm allergic to shellfish so flag anything that is mostly seafood.")).toEqual([['strengthened', allergy.id, expect.any(String)]]);
+    // ... and as the reason a request opens with ("since ..., make sure ...").
+    const licence = svc.memoryStore({ text: 'Runs a general contracting company licensed in Oregon (CCB)', entity: 'company' }).fact;
+    expect(await decide("Since we're licensed in oregon please always put our CCB number on change orders")).toEqual([['stored', null, expect.any(String)]]);
+    expect(await decide("Since we're licensed in oregon make sure the ccb line is on this change order")).toEqual([['strengthened', licence.id, expect.any(String)]]);
     // A known fact followed by a change is not a restatement.
     const rate = svc.memoryStore({ text: 'Initial assessments are 60 minutes', entity: 'assessments' }).fact;
     expect((await decide('Initial assessments stay at 60 min, but follow ups are going to 45 min from april.')).map((d) => d[0])).not.toContain('strengthened');

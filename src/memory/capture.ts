@@ -48,6 +48,13 @@ export interface CaptureDecision {
 export const SAME_FACT = 0.8;
 /** Where a known fact given as a reason ends: "..., so ...", "... so ...", "... which means ...". */
 const LEAD_END = /,?\s+(?:so|which means|that means)\s+/i;
+/**
+ * A known fact given as the reason a request opens with ("since we're licensed in oregon make sure ..."):
+ * the reason. Only before a request: "since X, always Y" says something new about Y.
+ */
+/** Words that make a request a standing rule. */
+const STANDING = /\b(?:always|never|every|each|whenever|any ?time|from now on|going forward|from here on)\b/i;
+const SINCE_LEAD = /^(?:since|because|given that)\s+(.+?),?\s+(?=(?:make sure|i want|i need|i'?d like|can you|could you|can u|please|pls|what|how|which|should i|write|draft)\b)/i;
 
 /** A fact that adds nothing to a current one: most of its content words are the current fact's, and none it adds is a value. */
 export const CONTAINED = 0.75;
@@ -76,7 +83,10 @@ function neighbours(ctx: Ctx, text: string, caller: Caller): Fact[] {
 function known(ctx: Ctx, found: CapturedFact, caller: Caller, near = neighbours(ctx, found.text, caller)): Fact | null {
   const stems = contentStems(found.text);
   // A known fact given as the reason for a request ("I'm allergic to shellfish so flag anything with seafood").
-  const lead = contentStems(found.text.split(LEAD_END)[0] ?? '');
+  const since = SINCE_LEAD.exec(found.text);
+  // A request that sets a standing rule ("make sure every change order ...") is new, whatever reason it gives.
+  const reason = since && !STANDING.test(found.text.slice(since[0].length)) ? since[1] : null;
+  const lead = contentStems(reason ?? found.text.split(LEAD_END)[0] ?? '');
   const restates = RESTATES.test(found.text);
   const changing = found.corrects || saysChange(found.text);
   return (
