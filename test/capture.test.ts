@@ -135,6 +135,13 @@ describe('capture rules', () => {
     expect(JSON.stringify(facts)).not.toMatch(/ghp_|Hunter2|old key|assistant|db9|code/);
   });
 
+  it('keeps the rest of a sentence after a comma with the clause kept, unless it asks for something', () => {
+    const facts = (t: string) => captureFacts([user(t)], { maxChars: 5000 }).map((f) => [f.text, (f.parts ?? []).map((p) => p.text)]);
+    // Cut at ", the mornings ..." (a new subject), and put back: the reason stays with the rule; each part keeps its own capital.
+    expect(facts('i never book anything before 9am, the mornings are for the kids')).toEqual([['I never book anything before 9am, the mornings are for the kids', ['I never book anything before 9am', 'The mornings are for the kids']]]);
+    expect(facts('I always sign off emails with my first name, can you draft one to Ana')).toEqual([['I always sign off emails with my first name', []]]);
+  });
+
   it('never keeps a one-case token handed over before a colon, whichever clause it lands in', () => {
     // The colon cuts the sentence: the clause with the value does not say "PAT" any more.
     const pat = 'k4dq2x7mzv3rjw6tplb5hyn2cqa7fse4ugo6ixk3wlm5tpza7bq2';

@@ -35,19 +35,20 @@ export function factsInRow(candidates: readonly Candidate[], pick: (c: Candidate
   candidates.forEach((c, i) => {
     const last = chosen[chosen.length - 1];
     // What a kept sentence goes on to say after a dash is part of it ("we never ride when it's wet — if it's muddy, stay home").
-    const f = pick(c, i) ?? (c.sentence.afterDash && last?.at === i - 1 && last.turn === c.turn ? plainFact(c.sentence) : null);
+    // So is the rest of its sentence after a comma ("i never book anything before 9am, i take fridays off"), unless it asks for something.
+    const f = pick(c, i) ?? ((c.sentence.afterDash || c.sentence.afterClause) && last?.at === i - 1 && last.turn === c.turn ? plainFact(c.sentence) : null);
     if (!f) return;
     if (last && last.at === i - 1 && last.turn === c.turn && last.fact.text.length + f.text.length < MAX_FACT_CHARS && oneThing(last.fact, f)) {
-      last.fact = c.sentence.afterDash ? joinFacts(last.fact, asWritten(f, c.sentence.text), ' — ') : joinFacts(last.fact, f);
+      last.fact = c.sentence.afterDash ? joinFacts(last.fact, f, ' — ', asWritten(f.text, c.sentence.text)) : c.sentence.afterClause ? joinFacts(last.fact, f, ', ', asWritten(f.text, c.sentence.text)) : joinFacts(last.fact, f);
       last.at = i;
     } else chosen.push({ fact: f, at: i, turn: c.turn });
   });
   return keepFacts(chosen.map((c) => c.fact));
 }
 
-/** A fact in the case the user wrote its first letter in (a piece after a dash goes on a sentence). */
-function asWritten(f: CapturedFact, said: string): CapturedFact {
-  return /^\p{Ll}/u.test(said) ? { ...f, text: f.text.charAt(0).toLowerCase() + f.text.slice(1) } : f;
+/** A fact's text in the case the user wrote its first letter in (a piece after a dash or a comma goes on a sentence). */
+function asWritten(text: string, said: string): string {
+  return /^\p{Ll}/u.test(said) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 /**
@@ -59,9 +60,13 @@ function oneThing(a: CapturedFact, b: CapturedFact): boolean {
   return a.category === b.category || a.rule === 'model' || b.rule === 'model';
 }
 
-/** One fact of sentences said in a row: the first's rule, category and entity, every text, the stronger settings, each sentence's own fact as a part. */
-export function joinFacts(a: CapturedFact, b: CapturedFact, dash?: string): CapturedFact {
-  const text = dash ? `${a.text.replace(/[\s;,]*$/, '')}${dash}${b.text}` : `${a.text.replace(/[\s.;,]*$/, '.')} ${b.text}`;
+/**
+ * One fact of sentences said in a row: the first's rule, category and entity, every text, the stronger
+ * settings, each sentence's own fact as a part. `sep`: what joins a piece of the same sentence (a dash, a
+ * comma), with `bText` the piece as written in it; each part keeps its own text.
+ */
+export function joinFacts(a: CapturedFact, b: CapturedFact, sep?: string, bText = b.text): CapturedFact {
+  const text = sep ? `${a.text.replace(/[\s;,]*$/, '')}${sep}${bText}` : `${a.text.replace(/[\s.;,]*$/, '.')} ${b.text}`;
   const parts = [...(a.parts ?? [a]), ...(b.parts ?? [b])];
   return { ...a, text, parts, tags: [...new Set([...a.tags, ...b.tags])], importance: Math.max(a.importance, b.importance), confidence: Math.min(a.confidence, b.confidence), corrects: a.corrects || b.corrects, redacted: a.redacted || b.redacted };
 }

@@ -57,6 +57,8 @@ export interface UserSentence {
   readonly listed: boolean;
   /** Said after a dash in the same sentence ("we never ride when it's wet — mud means stay home"). */
   readonly afterDash?: boolean;
+  /** A clause after the first of its sentence ("i never book before 9am, i take fridays off"). */
+  readonly afterClause?: boolean;
 }
 
 /** The user's sentences: injected blocks removed, secret values masked line by line (maskLine), split at sentence ends and line breaks. */
@@ -82,21 +84,21 @@ export function userSentences(text: string, maxChars: number): UserSentence[] {
     const pieces = line
       .replace(/^\s*(?:[-*•]|\d{1,2}[.)])\s+/, '')
       .split(/(?<=[.!?;])(?<!\b(?:dr|mr|mrs|ms|prof|st|vs|etc|e\.g|i\.e|approx|no)\.)\s+(?=[A-Za-z"'])/i)
-      .flatMap((sentence) => dashPieces(sentence).flatMap((piece, d) => clauses(piece).map((text, c) => ({ text, afterDash: d > 0 && c === 0 }))));
+      .flatMap((sentence) => dashPieces(sentence).flatMap((piece, d) => clauses(piece).map((text, c) => ({ text, afterDash: d > 0 && c === 0, afterClause: c > 0 }))));
     // An opener cut off by a colon or comma ("note: ...", "sorry, I meant ...") goes back on its clause.
-    const sentences: { text: string; afterDash: boolean }[] = [];
+    const sentences: { text: string; afterDash: boolean; afterClause: boolean }[] = [];
     for (const p of pieces) {
       const prev = sentences[sentences.length - 1];
       if (prev !== undefined && (OPENER.test(prev.text.trim()) || LEADS_IN.test(prev.text.trim()))) prev.text = `${prev.text.trim()} ${p.text}`;
       else sentences.push(p);
     }
-    for (const { text, afterDash } of sentences) {
+    for (const { text, afterDash, afterClause } of sentences) {
       const s = text.trim().replace(ADD_THAT, '');
       if (s.length < MIN_CHARS) continue;
       // A sentence that leans on the one before ("its not on db1 anymore") is read with it.
       const last = out[out.length - 1];
       if (LEANS.test(s.replace(FILLER, '')) && last) out[out.length - 1] = { ...last, text: `${last.text} ${s}` };
-      else out.push({ text: s, listed: false, afterDash });
+      else out.push({ text: s, listed: false, afterDash, afterClause });
     }
   }
   return out;
