@@ -142,6 +142,13 @@ describe('capture rules', () => {
     expect(facts('I always sign off emails with my first name, can you draft one to Ana')).toEqual([['I always sign off emails with my first name', []]]);
   });
 
+  it('reads "w/" as shorthand and "apps-*" as a pattern in a sentence about a credential, and still masks the password after a name', () => {
+    const texts = (t: string) => captureFacts([user(t)], { maxChars: 5000 }).map((f) => f.text);
+    expect(texts('i always want wifi thermostats that work w/ home assistant')).toEqual(['I always want wifi thermostats that work w/ home assistant']);
+    expect(texts('we decided all new workloads go in the apps-* namespaces, the creds are in the vault')).toContain('We decided all new workloads go in the apps-* namespaces');
+    expect(JSON.stringify(texts('remember the router login w/ admin / hunter22'))).not.toContain('hunter22');
+  });
+
   it('never keeps a one-case token handed over before a colon, whichever clause it lands in', () => {
     // The colon cuts the sentence: the clause with the value does not say "PAT" any more.
     const pat = 'k4dq2x7mzv3rjw6tplb5hyn2cqa7fse4ugo6ixk3wlm5tpza7bq2';
