@@ -48,12 +48,12 @@ export interface CaptureDecision {
 export const SAME_FACT = 0.8;
 /** Where a known fact given as a reason ends: "..., so ...", "... so ...", "... which means ...". */
 const LEAD_END = /,?\s+(?:so|which means|that means)\s+/i;
+/** Words that make a request a standing rule. */
+const STANDING = /\b(?:always|never|every|each|whenever|any ?time|from now on|going forward|from here on)\b/i;
 /**
  * A known fact given as the reason a request opens with ("since we're licensed in oregon make sure ..."):
  * the reason. Only before a request: "since X, always Y" says something new about Y.
  */
-/** Words that make a request a standing rule. */
-const STANDING = /\b(?:always|never|every|each|whenever|any ?time|from now on|going forward|from here on)\b/i;
 const SINCE_LEAD = /^(?:since|because|given that)\s+(.+?),?\s+(?=(?:make sure|i want|i need|i'?d like|can you|could you|can u|please|pls|what|how|which|should i|write|draft)\b)/i;
 
 /** A fact that adds nothing to a current one: most of its content words are the current fact's, and none it adds is a value. */
