@@ -444,6 +444,19 @@ describe('the sentence classifier (real embedding worker, the shipped model)', (
     ]);
   });
 
+  it('a message that is only a preference or a lasting decision is kept, whatever the classifier makes of its few words', async () => {
+    home = tempHome();
+    ({ svc } = openService(home));
+    await startSemantic(svc, home.config, () => undefined, { maintain: false });
+    const kept = async (text: string) => (await svc!.capture([user(text), { role: 'assistant', content: 'Got it.' }], AGENT, { dryRun: true })).decisions.map((d) => d.found.text);
+    // The classifier alone scores each of these under its threshold (0.17-0.18 against 0.2).
+    expect(await kept('I prefer short answers')).toEqual(['I prefer short answers']);
+    expect(await kept('I hate tabs')).toEqual(['I hate tabs']);
+    expect(await kept('we decided to keep backups for 30 days')).toEqual(['We decided to keep backups for 30 days']);
+    // A choice for this task is not a lasting decision, alone or not.
+    expect(await kept('Going with alabaster for this room, thanks')).toEqual([]);
+  });
+
   it('autoCapture.classifier off: the rules alone decide, and say so', async () => {
     home = tempHome({ autoCapture: { classifier: false } });
     ({ svc } = openService(home));

@@ -31,6 +31,11 @@ export interface CaptureModel {
   readonly plainThreshold: number;
 }
 
+/** Rules whose sentence, said as a message of its own, is kept whatever the classifier says. */
+const ALONE_RULES: ReadonlySet<string> = new Set(['preference', 'explicit']);
+/** A decision that says it lasts ("we decided ...", "from now on ..."); "going with the B today" is this task's choice. */
+const LASTING_DECISION = /\b(?:decided|agreed|from now on|going forward|from here on)\b/i;
+
 /** The weights fit this embedder: same model, same dimension, same cues. */
 export function modelFits(model: CaptureModel, modelId: string, dim: number): boolean {
   return model.modelId === modelId && model.embedding.length === dim && model.cueNames.length === CUE_NAMES.length && model.cueNames.every((n, i) => n === CUE_NAMES[i]);
@@ -67,6 +72,9 @@ export function modelFacts(model: CaptureModel, candidates: readonly Candidate[]
     const v = vectors[i];
     // Where a credential lives is kept whatever the classifier says: issue 19 asks for exactly that fact.
     if (c.ruled?.tags.includes(CREDENTIAL_HOME_TAG)) return c.ruled;
+    // A message that is only a preference, a decision or a request to remember ("I hate tabs", "we decided
+    // to keep backups for 30 days") says it to be kept, whatever the classifier makes of its few words.
+    if (c.alone && c.ruled && (ALONE_RULES.has(c.ruled.rule) || (c.ruled.rule === 'decision' && LASTING_DECISION.test(c.sentence.text)))) return c.ruled;
     if (!v || keepProbability(model, sentenceCues(c), v, candidateText(c)) < threshold(model, c)) return null;
     return c.ruled ?? plainFact(c.sentence);
   });

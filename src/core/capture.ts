@@ -282,6 +282,8 @@ export interface Candidate {
   readonly reply: string;
   /** The index of the turn the sentence is in. */
   readonly turn: number;
+  /** The sentence is the whole of its message ("I hate tabs"). */
+  readonly alone?: boolean;
 }
 
 /** Every sentence of a conversation's user turns (never tool or assistant text), with what the rules find in it. */
@@ -290,7 +292,8 @@ export function captureCandidates(turns: readonly CaptureTurn[], maxChars: numbe
     if (!/^(?:user|human|prompt)$/i.test(t.role)) return [];
     const next = turns.slice(i + 1).find((x) => !/^tool$/i.test(x.role));
     const reply = next && /^(?:assistant|ai|agent|model)$/i.test(next.role) ? next.content : '';
-    return userSentences(t.content, maxChars).map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed), reply, turn: i }));
+    const sentences = userSentences(t.content, maxChars);
+    return sentences.map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed), reply, turn: i, alone: sentences.length === 1 }));
   });
 }
 
