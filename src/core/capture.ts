@@ -283,7 +283,7 @@ export interface Candidate {
   /** The index of the turn the sentence is in. */
   readonly turn: number;
   /** The sentence is the whole of its message ("I hate tabs"). */
-  readonly alone?: boolean;
+  readonly alone: boolean;
 }
 
 /** Every sentence of a conversation's user turns (never tool or assistant text), with what the rules find in it. */

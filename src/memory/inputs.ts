@@ -92,11 +92,14 @@ export const recallSchema = z.strictObject({
 });
 export type RecallInput = z.input<typeof recallSchema>;
 
+/** What one capture call takes at most: messages, and characters of each (the CLI cuts a long session file to fit). */
+export const CAPTURE_LIMITS = { messages: 500, contentChars: 100_000 } as const;
+
 export const captureSchema = z.strictObject({
   transcript: z
-    .array(z.strictObject({ role: z.string().min(1).max(40).describe('user, assistant or tool: only user messages are read.'), content: z.string().max(100_000) }))
+    .array(z.strictObject({ role: z.string().min(1).max(40).describe('user, assistant or tool: only user messages are read.'), content: z.string().max(CAPTURE_LIMITS.contentChars) }))
     .min(1)
-    .max(500)
+    .max(CAPTURE_LIMITS.messages)
     .describe('The conversation, oldest first: [{role, content}].'),
   dryRun: z.boolean().default(false).describe('Report what would be kept; write nothing.'),
 });

@@ -7,15 +7,11 @@ import { MemoryError, toWire } from '../../core/errors.js';
 import { oneLine } from '../../core/text.js';
 import type { CaptureTurn } from '../../core/capture.js';
 import type { CaptureBy, CaptureDecision } from '../../memory/capture.js';
-import { captureSchema, parse } from '../../memory/inputs.js';
+import { CAPTURE_LIMITS, captureSchema, parse } from '../../memory/inputs.js';
 import { recordProblem, transcriptTurns } from '../../recall/transcript.js';
 import { flag } from '../args.js';
 import type { CommandSpec } from '../spec.js';
 import { cliLog } from './semantic.js';
-
-/** What one capture call takes at most (the memory_capture tool's limits). */
-const MAX_TURNS = 500;
-const MAX_CONTENT = 100_000;
 
 /** The records on stdin: one JSON value per line, or one JSON array. */
 function readRecords(text: string): unknown[] {
@@ -39,7 +35,7 @@ function readRecords(text: string): unknown[] {
 }
 
 /**
- * The conversation on stdin as turns (transcriptTurns), in pieces of at most MAX_TURNS that start at a
+ * The conversation on stdin as turns (transcriptTurns), in pieces of at most CAPTURE_LIMITS.messages that start at a
  * user message where they can, so a long session file goes through whole. A plain {role, content} record
  * of the wrong shape is refused, naming it; a file with no message in it is refused.
  */
@@ -49,12 +45,12 @@ function readTranscript(text: string): CaptureTurn[][] {
     const problem = recordProblem(r);
     if (problem) throw new MemoryError('MEM_ERR_INVALID_INPUT', `capture: record ${n + 1} on stdin is not a message (${problem}): expected {"role": "user" | "assistant" | "tool", "content": "..."}, got ${JSON.stringify(r).slice(0, 120)}`);
   });
-  const turns = transcriptTurns(records).map((t) => (t.content.length > MAX_CONTENT ? { ...t, content: t.content.slice(0, MAX_CONTENT) } : t));
+  const turns = transcriptTurns(records).map((t) => (t.content.length > CAPTURE_LIMITS.contentChars ? { ...t, content: t.content.slice(0, CAPTURE_LIMITS.contentChars) } : t));
   if (turns.length === 0) throw new MemoryError('MEM_ERR_INVALID_INPUT', `capture: no messages on stdin (${records.length} records): expected {"role", "content"} lines, or a session file of OpenClaw, pi, Claude Code or Codex`);
   const pieces: CaptureTurn[][] = [];
   let piece: CaptureTurn[] = [];
   for (const t of turns) {
-    if (piece.length >= MAX_TURNS || (piece.length >= MAX_TURNS - 20 && t.role === 'user')) {
+    if (piece.length >= CAPTURE_LIMITS.messages || (piece.length >= CAPTURE_LIMITS.messages - 20 && t.role === 'user')) {
       pieces.push(piece);
       piece = [];
     }
