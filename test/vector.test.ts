@@ -546,7 +546,8 @@ describe('vector index: WASM exact paths and suggestPairs', () => {
   it('the exact fallback of a large index (WASM scan of SQLite) returns the brute-force top-k', async () => {
     const env = setup();
     const vectors = corpus(env, 4600);
-    // Only 40 facts visible to "me", scattered: the over-fetch cannot fill k, the exact scan answers.
+    // Only 40 facts visible to "me", scattered: a first round of candidates shows the filter is selective
+    // and the exact scan answers (HNSW's far tail, reached by over-fetching, differs from run to run).
     env.db.prepare("UPDATE facts SET scope_kind = 'agent', scope_agent = CASE WHEN seq % 115 = 0 THEN 'me' ELSE 'other' END").run();
     const c = open(env);
     await c.ready();
@@ -558,6 +559,25 @@ describe('vector index: WASM exact paths and suggestPairs', () => {
     const ref = reference(vectors, q, 30, (seq) => seq % 115 === 0);
     expect([...hits.map((h) => h.seq)].sort((a, b) => a - b)).toEqual([...ref].sort((a, b) => a - b));
     for (let i = 1; i < hits.length; i++) expect((hits[i - 1]?.similarity ?? 0) - (hits[i]?.similarity ?? 0)).toBeGreaterThan(-1e-5);
+  });
+
+  it('a filter that looks selective from the nearest candidates but is not still answers from the index', async () => {
+    const env = setup();
+    const target = axis(5);
+    env.db.transaction(() => {
+      // 1,000 hidden facts nearest the query, then 2,000 visible ones further out.
+      for (let seq = 1; seq <= 3000; seq++) {
+        addFact(env.db, seq, { scope: 'agent', agent: seq <= 1000 ? 'other' : 'me' });
+        addVector(env.db, seq, near(target, seq <= 1000 ? 0.1 : 1.2, seq));
+      }
+    })();
+    const c = open(env);
+    await c.ready();
+    const me = filterFor({ role: 'specialist', agentId: 'me', sessionId: null });
+    const hits = await c.search(target, 10, me);
+    expect(hits).toHaveLength(10);
+    expect(hits.every((h) => h.seq > 1000)).toBe(true);
+    expect(hits.map((h) => h.similarity)).toEqual([...hits.map((h) => h.similarity)].sort((a, b) => b - a));
   });
 
   it('suggestPairs finds the near-duplicate pairs, best first, and respects the filter', async () => {

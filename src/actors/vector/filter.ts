@@ -4,8 +4,9 @@
  *
  * - `allowedSeqs`: which of the ANN candidates pass (one query, candidates passed as one JSON array).
  * - `exactTopK`: the fallback when the filter is so selective that even a large over-fetch keeps fewer
- *   than k: score every eligible row that passes the filter exactly. It only runs when fewer than k of the
- *   MAX_FETCH nearest candidates were visible, i.e. when the visible set is a small part of the index.
+ *   than k: score every eligible row that passes the filter exactly. It runs when a round of candidates
+ *   kept fewer than k and the visible set, estimated from that round, is no larger than the next round
+ *   would fetch, or when fewer than k of the MAX_FETCH nearest candidates were visible.
  *   Scored with the WASM core in chunks (exact.ts).
  * - `newestVectors`: the newest visible rows with their vectors, for the pairwise scan of suggested links.
  */
@@ -47,12 +48,24 @@ export class FilterQueries {
     return new Set(prep(this.db, sql).pluck().all(JSON.stringify(seqs), ...c.params) as number[]);
   }
 
-  /** Exact top-k by cosine over the eligible rows that pass the filter (see the file comment), WASM-scored. */
-  exactTopK(modelId: string, dim: number, query: Float32Array, k: number, filter: VectorFilter): VectorHit[] {
+  /**
+   * Exact top-k by cosine over the eligible rows that pass the filter (see the file comment), WASM-scored;
+   * null, having read at most `max` + 1 rows, when more than `max` rows pass.
+   */
+  exactTopK(modelId: string, dim: number, query: Float32Array, k: number, filter: VectorFilter, max = Infinity): VectorHit[] | null {
     const c = filterClause(filter, true);
-    const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql} ORDER BY v.fact_seq`;
+    const limit = Number.isFinite(max) ? ` LIMIT ${Math.floor(max) + 1}` : '';
+    const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql} ORDER BY v.fact_seq${limit}`;
+    let read = 0;
     const rows = prep(this.db, sql).iterate(modelId, dim, ...c.params) as IterableIterator<BlobRow>;
-    return exactScan(dim, rows, query, k, decodeInto);
+    const counted = (function* () {
+      for (const row of rows) {
+        read++;
+        yield row;
+      }
+    })();
+    const hits = exactScan(dim, counted, query, k, decodeInto);
+    return read > max ? null : hits;
   }
 
   /** The `limit` newest (highest seq) eligible rows that pass the filter, with their vectors (suggested links). */

@@ -126,7 +126,15 @@ export class HnswIndex {
         if (allowed.has(seq)) hits.push({ seq, similarity: 1 - (m.distances[i] as number) });
       }
       if (hits.length >= k || fetch >= size) return hits;
-      if (fetch >= MAX_FETCH) return this.filters.exactTopK(this.modelId, this.dim, query, k, filter);
+      if (fetch >= MAX_FETCH) return this.filters.exactTopK(this.modelId, this.dim, query, k, filter) ?? [];
+      // A selective filter (about (found + 1) / fetch of the index visible): scoring every visible row
+      // costs no more than the next round would fetch, and is exact where HNSW's far tail is not. The
+      // estimate is checked: the scan gives up after `next` rows and the next round runs.
+      const next = Math.min(size, MAX_FETCH, fetch * 4);
+      if (((hits.length + 1) * size) / fetch <= next) {
+        const exact = this.filters.exactTopK(this.modelId, this.dim, query, k, filter, next);
+        if (exact) return exact;
+      }
     }
   }
 
