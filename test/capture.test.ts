@@ -135,6 +135,14 @@ describe('capture rules', () => {
     expect(JSON.stringify(facts)).not.toMatch(/ghp_|Hunter2|old key|assistant|db9|code/);
   });
 
+  it('a question asked without a question mark at the end of a sentence is not part of the fact before it', () => {
+    const texts = userSentences('doc switched me off latanoprost, im on rhopressa now, still once at night. it stings more, is that normal', 5000).map((x) => x.text);
+    expect(texts.at(-1)).toBe('is that normal');
+    expect(captureSentence('is that normal')).toBeNull();
+    // With the question mark, the whole sentence is the question, as before.
+    expect(userSentences('settings has the new db url, is that right?', 5000).map((x) => x.text)).toEqual(['settings has the new db url, is that right?']);
+  });
+
   it('keeps the rest of a sentence after a comma with the clause kept, unless it asks for something', () => {
     const facts = (t: string) => captureFacts([user(t)], { maxChars: 5000 }).map((f) => [f.text, (f.parts ?? []).map((p) => p.text)]);
     // Cut at ", the mornings ..." (a new subject), and put back: the reason stays with the rule; each part keeps its own capital.
@@ -245,7 +253,7 @@ describe('secret values never kept, whatever their shape', () => {
   });
 
   it('keeps nothing the user asks not to keep, and nothing that is a question, a request or a hedge, even past the rules', () => {
-    for (const sentence of ["the lockbox code is 7719 but don't keep that anywhere", 'the overdue list this week is the tile saw and two pipe clamps, dont need to remember those', 'run the eval script on the latest checkpoint', 'maybe we move the office to Leeds next year', 'is the build green?', 'I just LOVE waiting for CI 🙃'])
+    for (const sentence of ["the lockbox code is 7719 but don't keep that anywhere", 'the overdue list this week is the tile saw and two pipe clamps, dont need to remember those', 'run the eval script on the latest checkpoint', 'maybe we move the office to Leeds next year', 'is the build green?', 'I just LOVE waiting for CI 🙃', 'the linen sets are $64 this week only for the launch', 'for this gig only we have a fiddler joining', 'theos got a knee injury for the next few weeks', 'if i use the instant pot yogurt button is that the same temp', 'lemon sugar sealant yes or no'])
       expect({ sentence, rule: captureSentence(sentence), plain: plainFact({ text: sentence, listed: false }) }).toEqual({ sentence, rule: null, plain: null });
   });
 });

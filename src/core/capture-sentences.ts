@@ -13,8 +13,11 @@ export const MIN_CHARS = 8;
 export const FILLER = /^(?:(?:ok(?:ay)?|so|also|and|btw|fwiw|tbh|imo|ps|oh|hmm|well|right|yeah|yes|no(?=\s*[,.!:-])|nice|great|cool|thanks|alright|but|then|wait|sorry|honestly|perfect|sure|fine|k)\b[\s,.!:-]*)+/i;
 /** A sentence that leans on the one before it ("it's on db2 now"): read together with it. */
 const LEANS = /^(?:it|its|it'?s|they|they'?re|that|this|he|she|he'?s|she'?s)\b/i;
-/** Clause breaks inside a sentence: a colon, a semicolon, or ", " / ", and " before a new subject. */
-const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|he|she|they)\b|the(?:\s+[\p{L}\d'-]+){1,3}\s+(?:is|are|was|were|has|have|had|will|can|does|do|gets?|goes|runs|needs?|takes?|stays?|'s)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)|,?\s+so\s+(?=(?:(?:can|could|would|will) (?:you|u|it|we)|maybe|pls|please|add|make|put|i need|i'?d like|i want)\b)|,?\s+(?=(?:can|could|would) (?:you|u)\b)/u;
+/**
+ * Clause breaks inside a sentence: a colon, a semicolon, ", " / ", and " before a new subject, before a
+ * request to the assistant, or before a question with no question mark ("it stings more, is that normal").
+ */
+const CLAUSE = /(?<=\S):\s+|;\s+|,\s+(?:and\s+|but\s+)?(?=(?:i|i'?m|we|we'?re|my|our|he|she|they)\b|the(?:\s+[\p{L}\d'-]+){1,3}\s+(?:is|are|was|were|has|have|had|will|can|does|do|gets?|goes|runs|needs?|takes?|stays?|'s)\b|[A-Z][\p{L}-]+\s+(?:is|are|takes|does|handles|owns|leads|runs|will|has)\b)|,?\s+so\s+(?=(?:(?:can|could|would|will) (?:you|u|it|we)|maybe|pls|please|add|make|put|i need|i'?d like|i want)\b)|,?\s+(?=(?:can|could|would) (?:you|u)\b|(?:is|are) (?:that|this|those|these) (?:a |an |the )?(?:normal|same|ok|okay|right|fine|safe|enough|legit|worth it|too much|bad)\b(?![^?]*\?))/u;
 /** A clause that is only an opener ("note", "sorry", "update"): it belongs to the clause after it. */
 const OPENER = /^(?:(?:ok(?:ay)?|so|also|and)\s+)?(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|note that|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|heads up|actually|correction|scratch that|sorry|update|to be clear|change of plans?|quick (?:note|update)|some context|context)(?:\s+(?:for|about|on|re|regarding)\s+[\w\s'-]{1,30}|(?:\s+[\w'-]+){1,4})?[\s,.:-]*$/i;
 /** A clause that announces what follows ("we decided:", "one rule for this handler:"). */
