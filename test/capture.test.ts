@@ -245,6 +245,10 @@ describe('secret values never kept, whatever their shape', () => {
     const facts = captureFacts([user('also can u add the guest wifi at the bottom of the board: Brewhaus-Guest / hopheads2024. we open at noon every sunday')], { maxChars: 5000 });
     expect(JSON.stringify(facts)).not.toContain('hopheads2024');
     expect(userSentences('add the guest wifi at the bottom: Brewhaus-Guest / hopheads2024', 5000).map((x) => x.text).join(' ')).not.toContain('hopheads2024');
+    // A model number named as a thing stays in a line about a key; where a value is given, it is masked.
+    const line = userSentences("ya i'll regenerate the key. the NAS is a synology DS920+ and rclone runs there. the wifi key is XJ4492, router login: admin XJ4493. the password is the AB1235", 5000).map((x) => x.text).join(' ');
+    expect(line).toContain('synology DS920+');
+    for (const value of ['XJ4492', 'XJ4493', 'AB1235']) expect(line).not.toContain(value);
     // A value in quotes is a value; a number with a unit word in a credential's line is not.
     const quoted = userSentences("the readonly user signs in with 'Kq7$tomb-Rf3' for now", 5000).map((x) => x.text).join(' ');
     expect(quoted).toContain('[redacted]');

@@ -14,6 +14,17 @@ const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|pins?|login
  * and e-mail addresses are kept. Over-masking such a sentence is the safe failure.
  */
 const VALUE_LIKE = /(?<![^\s('"`])(?=[^\s]*[A-Za-z])(?=[^\s]*[\d!#$%&*+=?^~|])[^\s,;'"`()]{6,256}/g;
+/**
+ * A product's model number, named as a thing ("a synology DS920+", "the ZT411", "our new RT4090"): capitals
+ * then digits, after an article or a possessive and a word ("a synology DS920+"), or right after an article
+ * not put where a value is given; "login: admin XJ4493", "the password is the AB1234" are masked.
+ */
+const MODEL_NUMBER = /^[A-Z]{1,4}-?\d{2,5}[A-Z]{0,3}\+?[.,!?:]?$/;
+const THING_WORDS = String.raw`(?:^|(?<=[\s(]))(?:a|an|the|my|our|their|his|her|new|old|same)\s+`;
+const NAMED_AS_A_THING = new RegExp(
+  String.raw`${THING_WORDS}(?!${CREDENTIAL_WORDS.source})[A-Za-z][\w-]*\s+$|(?<!(?:\b(?:is|was|are|be|to|as)|[:=/]|${CREDENTIAL_WORDS.source})\s*)${THING_WORDS}$`,
+  'i',
+);
 const NOT_A_VALUE = /^(?:[a-z][\w-]*-\*|\*\.[\w.-]+|1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|\d{1,3}(?:-[a-z]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
 
 /** A token with lower case, upper case, a digit and a symbol is a password wherever it stands. */
@@ -46,7 +57,9 @@ function maskValues(text: string): string {
       // A one-letter word right before the slash is shorthand ("w/ home assistant", "b/c"), never a name.
       .replace(/(?!(?<=^|[\s(])[A-Za-z]\/)(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})(\/[^\s,;'"`()]*)?/g, (all, pre: string, token: string, path?: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) || (path && pre.endsWith('/')) ? all : `${pre}${REDACTED}`))
       .replace(/\b(password|passwd|passphrase|pw|pwd|pass)(\s*(?:is|was|:|=)?\s+)(?!is\b|was\b|in\b|for\b|on\b|at\b|the\b|a\b|an\b|to\b|\[)([^\s,;'"`()]{3,256})/gi, `$1$2${REDACTED}`)
-      .replace(VALUE_LIKE, (token) => (NOT_A_VALUE.test(token) || token.startsWith(REDACTED) ? token : REDACTED))
+      .replace(VALUE_LIKE, (token: string, at: number, all: string) =>
+        NOT_A_VALUE.test(token) || token.startsWith(REDACTED) || (MODEL_NUMBER.test(token) && NAMED_AS_A_THING.test(all.slice(Math.max(0, at - 40), at))) ? token : REDACTED,
+      )
   );
 }
 
