@@ -143,6 +143,17 @@ describe('capture rules', () => {
     expect(userSentences('settings has the new db url, is that right?', 5000).map((x) => x.text)).toEqual(['settings has the new db url, is that right?']);
   });
 
+  it('a preference given as the reason for a request keeps the request: what to do instead', () => {
+    const texts = (content: string) => captureFacts([{ role: 'user', content }], { maxChars: 5000 }).map((f) => f.text);
+    expect(texts('ok and pls use metric for everything, i never think in fahrenheit')).toEqual(['Use metric for everything, i never think in fahrenheit']);
+    expect(texts('good but cut the line offering a sample, i never do unpaid test pieces')).toEqual(['Cut the line offering a sample, i never do unpaid test pieces']);
+    // Not a question, a request about this one draft, or one of this moment.
+    expect(texts('can you shorten this caption, i hate long captions')).toEqual(['I hate long captions']);
+    expect(texts('is the build green, i hate waiting')).toEqual(['I hate waiting']);
+    // A preference said on its own stays as it is.
+    expect(texts('i never think in fahrenheit')).toEqual(['I never think in fahrenheit']);
+  });
+
   it('keeps the rest of a sentence after a comma with the clause kept, unless it asks for something', () => {
     const facts = (t: string) => captureFacts([user(t)], { maxChars: 5000 }).map((f) => [f.text, (f.parts ?? []).map((p) => p.text)]);
     // Cut at ", the mornings ..." (a new subject), and put back: the reason stays with the rule; each part keeps its own capital.

@@ -2,7 +2,7 @@
  * Which of a conversation's kept sentences become which facts (auto-capture, issue 19): sentences said in a
  * row that say one kind of thing join, repeats go, and a later correction replaces what it corrects.
  */
-import { captureCandidates, MAX_FACT_CHARS, plainFact, shareOf, type Candidate, type CapturedFact, type CaptureTurn } from './capture.js';
+import { captureCandidates, MAX_FACT_CHARS, plainFact, requestItExplains, shareOf, type Candidate, type CapturedFact, type CaptureTurn } from './capture.js';
 import { contentStems } from './relevant-block.js';
 
 /** The chosen facts in order, without repeats; a correction later in the conversation replaces what it corrects ("tuesdays ... wait, thursdays"). */
@@ -36,8 +36,12 @@ export function factsInRow(candidates: readonly Candidate[], pick: (c: Candidate
     const last = chosen[chosen.length - 1];
     // What a kept sentence goes on to say after a dash is part of it ("we never ride when it's wet — if it's muddy, stay home").
     // So is the rest of its sentence after a comma ("i never book anything before 9am, i take fridays off"), unless it asks for something.
-    const f = pick(c, i) ?? ((c.sentence.afterDash || c.sentence.afterClause) && last?.at === i - 1 && last.turn === c.turn ? plainFact(c.sentence) : null);
+    let f = pick(c, i) ?? ((c.sentence.afterDash || c.sentence.afterClause) && last?.at === i - 1 && last.turn === c.turn ? plainFact(c.sentence) : null);
     if (!f) return;
+    // A preference given as the reason for the request before it in the sentence keeps the request: what to do instead.
+    const before = candidates[i - 1];
+    const request = f.category === 'preference' && c.sentence.afterClause && before?.turn === c.turn && last?.at !== i - 1 ? requestItExplains(before.sentence.text) : null;
+    if (request) f = { ...f, text: `${request.charAt(0).toUpperCase()}${request.slice(1)}, ${asWritten(f.text, c.sentence.text)}` };
     if (last && last.at === i - 1 && last.turn === c.turn && last.fact.text.length + f.text.length < MAX_FACT_CHARS && oneThing(last.fact, f)) {
       last.fact = c.sentence.afterDash ? joinFacts(last.fact, f, ' — ', asWritten(f.text, c.sentence.text)) : c.sentence.afterClause ? joinFacts(last.fact, f, ', ', asWritten(f.text, c.sentence.text)) : joinFacts(last.fact, f);
       last.at = i;

@@ -297,6 +297,23 @@ export function captureCandidates(turns: readonly CaptureTurn[], maxChars: numbe
   });
 }
 
+/**
+ * The request a preference in the same sentence gives the reason for ("pls use metric for everything, i
+ * never think in fahrenheit", "keep it under 100 words, i always keep those short"): what to do instead,
+ * kept with it; null for a question, a long request, or something about this one draft or this moment only.
+ */
+export function requestItExplains(clause: string): string | null {
+  const body = clause
+    .replace(FILLER, '')
+    .replace(/^(?:good|looks good|love it|better)\s+but\s+/i, '')
+    .replace(/^(?:(?:can|could|would) (?:you|u)\s+)?(?:(?:pls|please|plz)\s+)?/i, '')
+    .replace(/[\s,]*\b(?:pls|please|plz|btw|fyi)[.!]?$/i, '')
+    .trim();
+  const words = body.split(/\s+/).length;
+  if (words < 2 || words > 10 || NOT_A_STATEMENT.test(body) || THIS_TASK.test(body) || onlyNow(body)) return null;
+  return body;
+}
+
 /** A sentence the classifier keeps though no rule fired: kept as the user wrote it (filler off, secrets out). */
 export function plainFact(sentence: UserSentence): CapturedFact | null {
   const body = sentence.text.replace(FILLER, '').trim();
