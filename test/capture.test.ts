@@ -338,6 +338,12 @@ describe('capture into the store', () => {
     const mustang = await decide("We're painting the Mustang Highland Green now instead of white");
     expect(mustang).toContainEqual(['superseded', paint.id]);
     expect(mustang).not.toContainEqual(['superseded', parts.id]);
+    // "X now not Y" names Y as gone; a doctor named in passing is not what changed.
+    const vet = svc.memoryStore({ text: "User's vet is Dr. Okafor" }).fact;
+    const incubator = svc.memoryStore({ text: "User's ostrich incubator is set to 36.4°C" }).fact;
+    const heat = await decide("The incubator's at 36.2 now not 36.4, i dropped it last month after dr okafor suggested it.");
+    expect(heat).toContainEqual(['superseded', incubator.id]);
+    expect(heat).not.toContainEqual(['superseded', vet.id]);
     // Gone, but no current fact holds it: stored as new.
     expect(await decide('We switched from Fastmail to Proton Mail for the band inbox')).toEqual([['stored', null]]);
   });

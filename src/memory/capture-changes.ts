@@ -71,10 +71,10 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
  */
 const OLD_VALUE = /(?:\b(?:swapped(?: out)?\s+(?:the|a|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|no longer\s+(?:doing|using|use|running|run|taking|playing|going to|offering|carrying)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|finished(?!\s+[\w-]+ing\b)|handed off|gave up|stopped(?:\s+(?:doing|using|offering|taking|carrying|selling)|(?=\s+(?:the|our|my)\s)))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|(?<=\w)n['’]t (?:with|at|on|in|using|from)\s+(?:the\s+|a\s+|our\s+|my\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 /**
- * The old value a weaker frame names ("instead of the school", "not my name", ", not thursdays"): taken only when
+ * The old value a weaker frame names ("instead of the school", "not my name", ", not thursdays", "36.2 now not 36.4"): taken only when
  * the fact writes it as a name or shares another word with the statement (writtenAsName, holdsOldValue).
  */
-const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?)|,\s*not\s+(?:the\s+|a\s+|an\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
+const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?)|(?:,|\bnow,?)\s*not\s+(?:the\s+|a\s+|an\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 
 /** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone". */
 const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting|(?:is |'s )?leaving|moved away|passed away|(?:is|are|'s) gone|closed (?:down|for good)|stopped (?:hosting|carrying|offering|selling|making|running|doing))\b/giu;
@@ -164,8 +164,8 @@ function namedWords(held: ReadonlySet<string>, said: ReadonlySet<string>): strin
   return [...held].filter((w) => said.has(w) && !/\d/.test(w) && !WEEKDAY_WORD.test(w) && !GENERIC.has(w));
 }
 
-/** Stems too common to say what a fact is about: when and how often, and the words of change themselves. */
-const GENERIC = new Set(['start', 'new', 'now', 'everi', 'week', 'month', 'year', 'dai', 'time', 'night', 'morn', 'even', 'move', 'switch', 'chang', 'bump', 'go', 'went', 'get', 'got', 'take', 'first', 'last', 'next', 'still', 'free', 'hour', 'minut']);
+/** Stems too common to say what a fact is about: when and how often, the words of change themselves, titles. */
+const GENERIC = new Set(['start', 'new', 'now', 'everi', 'week', 'month', 'year', 'dai', 'time', 'night', 'morn', 'even', 'move', 'switch', 'chang', 'bump', 'go', 'went', 'get', 'got', 'take', 'first', 'last', 'next', 'still', 'free', 'hour', 'minut', 'dr', 'mr', 'mrs', 'ms', 'prof']);
 /** Where a clause of a statement ends, for newValueFor: a value is compared in the clause that says it changed. */
 export const CHANGE_CLAUSE = /[.!?;]+\s+|,\s+|\s+[—–]\s+|\s+(?:so|but|because|bc|since)\s+/i;
 
