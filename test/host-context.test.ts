@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { stripHostContext } from '../src/core/host-context.js';
+import { groupSender, stripHostContext } from '../src/core/host-context.js';
 import { turnQuery } from '../src/core/relevant-block.js';
 import { userSentences } from '../src/core/capture-sentences.js';
 import type { MemoryService } from '../src/memory/service.js';
@@ -114,6 +114,31 @@ describe.skipIf(!supported)('messages as the real OpenClaw writes them (openclaw
     const texts = decisions.filter((d) => d.action === 'stored').map((d) => d.found.text);
     expect(texts).toEqual(expect.arrayContaining([expect.stringMatching(/editor is Helix/), expect.stringMatching(/deploys with Argo CD/), expect.stringMatching(/prefer short answers/)]));
     expect(texts.join('\n')).not.toMatch(/fridays|db9|Jenkins|openclaw:ctx|chat_id|#4711|2026-11-27/);
+    // Said in a group chat: each fact says who said it, and is about them.
+    expect(texts.every((t) => t.startsWith('Dana: '))).toBe(true);
+    const editor = decisions.find((d) => /Helix/.test(d.found.text));
+    expect(editor?.fact).toMatchObject({ entity: 'dana' });
+    expect(editor?.fact?.tags).toContain('group-chat');
+    // A direct message's sender is the user: no name before the fact.
+    const direct = cases.find((c) => c.name.startsWith('telegram direct'));
+    const dm = await svc.capture([{ role: 'user', content: direct?.message ?? '' }], undefined, { dryRun: true });
+    expect(dm.decisions.map((d) => d.found.text)).toEqual(['The NAS is at 192.168.1.20']);
+    // A member's change of their own thing replaces what they said before, never the user's own.
+    svc.memoryStore({ text: 'my editor is Vim', entity: 'editor' });
+    const change = await svc.capture([{ role: 'user', content: (group?.message ?? '').replace('my editor is Helix', 'actually my editor is Zed now') }], undefined, { dryRun: true });
+    expect(change.decisions.map((d) => [d.found.text, d.replaces?.id ?? null])).toEqual([['Dana: My editor is Zed now', editor?.fact?.id]]);
+  });
+
+  it('reads a group message\'s sender from the conversation info only, and only a well-formed one', () => {
+    const info = (json: string, header = `Conversation info: ${MARK}`) => `${header}\n\`\`\`json\n${json}\n\`\`\`\n\nmy editor is Helix`;
+    expect(groupSender(info('{"is_group_chat":true,"sender":{"id":"7","name":"Dana"}}'))).toBe('Dana');
+    expect(groupSender(info('{"is_group_chat":true,"sender":{"username":"dana_k"}}', 'Conversation info (untrusted metadata):'))).toBe('dana_k');
+    // A name's control, bidi and line-break characters go; a long one is cut.
+    expect(groupSender(info(`{"is_group_chat":true,"sender":{"name":"Da\\u202ena\\nX${'y'.repeat(100)}"}}`))).toMatch(/^Da na Xy{53}$/);
+    for (const json of ['{"sender":{"name":"Dana"}}', '{"is_group_chat":"true","sender":{"name":"Dana"}}', '{"is_group_chat":true,"sender":"Dana"}', '{"is_group_chat":true,"sender":{"name":"  "}}', '{"is_group_chat":true,', '[1]'])
+      expect.soft(groupSender(info(json)), json).toBeNull();
+    expect(groupSender('Dana: my editor is Helix')).toBeNull();
+    expect(groupSender(`some text first\nConversation info: ${MARK}\nnot a json block`)).toBeNull();
   });
 
   it('the relevant-recall query of a turn is the user\'s words, not the json and history around them', () => {

@@ -2,7 +2,7 @@
  * Which of a conversation's kept sentences become which facts (auto-capture, issue 19): sentences said in a
  * row that say one kind of thing join, repeats go, and a later correction replaces what it corrects.
  */
-import { captureCandidates, MAX_FACT_CHARS, plainFact, requestItExplains, shareOf, type Candidate, type CapturedFact, type CaptureTurn } from './capture.js';
+import { captureCandidates, MAX_FACT_CHARS, plainFact, requestItExplains, saidBy, shareOf, type Candidate, type CapturedFact, type CaptureTurn } from './capture.js';
 import { contentStems } from './relevant-block.js';
 
 /** The chosen facts in order, without repeats; a correction later in the conversation replaces what it corrects ("tuesdays ... wait, thursdays"). */
@@ -45,7 +45,7 @@ export function factsInRow(candidates: readonly Candidate[], pick: (c: Candidate
     if (last && last.at === i - 1 && last.turn === c.turn && last.fact.text.length + f.text.length < MAX_FACT_CHARS && oneThing(last.fact, f)) {
       last.fact = c.sentence.afterDash ? joinFacts(last.fact, f, ' — ', asWritten(f.text, c.sentence.text)) : c.sentence.afterClause ? joinFacts(last.fact, f, ', ', asWritten(f.text, c.sentence.text)) : joinFacts(last.fact, f);
       last.at = i;
-    } else chosen.push({ fact: f, at: i, turn: c.turn });
+    } else chosen.push({ fact: c.sender ? saidBy(f, c.sender) : f, at: i, turn: c.turn });
   });
   return keepFacts(chosen.map((c) => c.fact));
 }

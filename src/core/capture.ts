@@ -25,6 +25,7 @@
 import { REDACTED } from './auth/redact.js';
 import { withoutSecrets } from './capture-secrets.js';
 import { FILLER, MIN_CHARS, userSentences, type UserSentence } from './capture-sentences.js';
+import { groupSender } from './host-context.js';
 import type { Category, DecayClass } from './types.js';
 
 export const RULE_NAMES = ['explicit', 'correction', 'decision', 'preference', 'named-fact'] as const;
@@ -54,6 +55,8 @@ export interface CapturedFact {
   readonly parts?: readonly CapturedFact[];
   /** A sentence the classifier dropped that says it is known ("like always", "is still"): it may strengthen the fact it restates, never be stored. */
   readonly restatesOnly?: boolean;
+  /** Who said it, in a group chat (saidBy): the text opens with their name. */
+  readonly sender?: string;
 }
 
 const NOT_STORED = '[not stored: ask the user]';
@@ -284,6 +287,8 @@ export interface Candidate {
   readonly turn: number;
   /** The sentence is the whole of its message ("I hate tabs"). */
   readonly alone: boolean;
+  /** Who wrote it, in a group chat (the host's conversation info); null when it is the user. */
+  readonly sender: string | null;
 }
 
 /** Every sentence of a conversation's user turns (never tool or assistant text), with what the rules find in it. */
@@ -293,7 +298,8 @@ export function captureCandidates(turns: readonly CaptureTurn[], maxChars: numbe
     const next = turns.slice(i + 1).find((x) => !/^tool$/i.test(x.role));
     const reply = next && /^(?:assistant|ai|agent|model)$/i.test(next.role) ? next.content : '';
     const sentences = userSentences(t.content, maxChars);
-    return sentences.map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed), reply, turn: i, alone: sentences.length === 1 }));
+    const sender = groupSender(t.content);
+    return sentences.map((sentence) => ({ sentence, ruled: captureSentence(sentence.text, sentence.listed), reply, turn: i, alone: sentences.length === 1, sender }));
   });
 }
 
@@ -312,6 +318,20 @@ export function requestItExplains(clause: string): string | null {
   const words = body.split(/\s+/).length;
   if (words < 2 || words > 10 || NOT_A_STATEMENT.test(body) || THIS_TASK.test(body) || onlyNow(body)) return null;
   return body;
+}
+
+/**
+ * A fact a member of a group chat stated, said to be theirs ("Dana: my editor is Helix"): about them when
+ * they speak of themselves (so it never replaces the user's own "my editor is Vim"), else about what it names.
+ */
+export function saidBy(f: CapturedFact, sender: string): CapturedFact {
+  const own = /\b(?:i|i'm|im|i've|i'd|i'll|my|me|mine)\b/i.test(f.text);
+  return { ...f, text: `${sender}: ${f.text}`, sender, entity: own ? slug(sender) : (f.entity ?? slug(sender)), tags: [...f.tags, 'group-chat'] };
+}
+
+/** What a fact says, without the name of the group chat member who said it: what memory compares. */
+export function spokenText(f: CapturedFact): string {
+  return f.sender && f.text.startsWith(`${f.sender}: `) ? f.text.slice(f.sender.length + 2) : f.text;
 }
 
 /** A sentence the classifier keeps though no rule fired: kept as the user wrote it (filler off, secrets out). */

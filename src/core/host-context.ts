@@ -16,6 +16,7 @@
  *   "[Telegram Ops id:-100 Fri 2026-11-27 15:30:00 UTC] Dana: " with its sender label;
  * - a client's own tags: Claude Code's <system-reminder> blocks and the <command-name> / <local-command-stdout>
  *   record of a slash command it ran.
+ * `groupSender` reads who wrote a group chat's message from the same conversation info block.
  * Pure: a string in, a string out.
  */
 
@@ -140,3 +141,34 @@ export function stripHostContext(text: string): string {
   out = withoutBlocks(out.split('\n')).join('\n').trim();
   return withoutEnvelope(out).trim();
 }
+
+/** The conversation info header, as OpenClaw 2026.9 and its older format write it. */
+const CONVERSATION_INFO = /^Conversation info(?::[ \t]*⟦openclaw:ctx⟧| \(untrusted metadata\):)[ \t]*$/m;
+
+/**
+ * Who wrote a message in a group chat, from the host's conversation info block (`is_group_chat` and
+ * `sender.name`, else `sender.username`): "Dana". Null for a direct message, or with no such block: there
+ * the sender is the user.
+ */
+export function groupSender(text: string): string | null {
+  const header = CONVERSATION_INFO.exec(text);
+  if (!header) return null;
+  const open = text.indexOf('```json\n', header.index + header[0].length);
+  const close = open < 0 ? -1 : text.indexOf('\n```', open + 8);
+  // The block follows its header at once, and is small.
+  if (open < 0 || close < 0 || text.slice(header.index + header[0].length, open).trim() !== '' || close - open > 20_000) return null;
+  let info: unknown;
+  try {
+    info = JSON.parse(text.slice(open + 8, close));
+  } catch {
+    return null;
+  }
+  if (typeof info !== 'object' || info === null || (info as { is_group_chat?: unknown }).is_group_chat !== true) return null;
+  const sender = (info as { sender?: unknown }).sender;
+  if (typeof sender !== 'object' || sender === null) return null;
+  const { name, username } = sender as { name?: unknown; username?: unknown };
+  const who = [name, username].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+  // A display name is the sender's to choose: no control or bidi characters, no line breaks, short.
+  return who ? who.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 60) || null : null;
+}
+

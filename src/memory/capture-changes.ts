@@ -4,7 +4,7 @@
  * fact holds, a role's new holder), leaving alone the facts a clause only says as usual. The words memory
  * compares facts by are here too, so that capture.ts and this module read facts alike.
  */
-import { shareOf, type CapturedFact } from '../core/capture.js';
+import { shareOf, spokenText, type CapturedFact } from '../core/capture.js';
 import { givesNewValue, newCountOf, newValueOf } from '../core/capture-values.js';
 import { contentStems as stemsOf } from '../core/relevant-block.js';
 import type { Fact } from '../core/types.js';
@@ -220,7 +220,8 @@ function saidAsUsualOnly(fact: Fact, said: SaidAsUsual): boolean {
 
 /** The current fact of `near` that `found` replaces, when it states a change: by the rules above, in order. */
 export function replacement(found: CapturedFact, near: readonly Fact[]): Fact | null {
-  const text = found.text;
+  // A group chat member's name is not a word of what they changed (each of their facts holds it).
+  const text = spokenText(found);
   if (!found.corrects && !saysChange(text)) return null;
   const stems = contentStems(text);
   const said = asUsualIn(text);
