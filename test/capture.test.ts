@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureSentence, plainFact } from '../src/core/capture.js';
 import { looksLikeCode, userSentences } from '../src/core/capture-sentences.js';
 import { captureFacts } from '../src/core/capture-keep.js';
+import { replacement } from '../src/memory/capture-changes.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { startSemantic } from '../src/main.js';
 import { MemoryError } from '../src/core/errors.js';
@@ -344,6 +345,11 @@ describe('capture into the store', () => {
     const heat = await decide("The incubator's at 36.2 now not 36.4, i dropped it last month after dr okafor suggested it.");
     expect(heat).toContainEqual(['superseded', incubator.id]);
     expect(heat).not.toContainEqual(['superseded', vet.id]);
+    // "for now" says nothing changed: a clause said "still ... for now" keeps its fact out of the change.
+    const gpu = svc.memoryStore({ text: "User trains on a single A100 on the lab cluster 'orca'" }).fact;
+    const flax = svc.memoryStore({ text: "User's research code uses JAX with Flax" }).fact;
+    const said = "Switched from flax to equinox last month, way less boilerplate. Now i'm getting an UnexpectedTracerError in my train step when i jit it, still on the one a100 on orca for now.";
+    expect(replacement({ ...captureSentence('we moved the nas')!, text: said, corrects: false }, [gpu, flax])?.id).toBe(flax.id);
     // Gone, but no current fact holds it: stored as new.
     expect(await decide('We switched from Fastmail to Proton Mail for the band inbox')).toEqual([['stored', null]]);
   });
