@@ -350,6 +350,12 @@ describe('capture into the store', () => {
     const flax = svc.memoryStore({ text: "User's research code uses JAX with Flax" }).fact;
     const said = "Switched from flax to equinox last month, way less boilerplate. Now i'm getting an UnexpectedTracerError in my train step when i jit it, still on the one a100 on orca for now.";
     expect(replacement({ ...captureSentence('we moved the nas')!, text: said, corrects: false }, [gpu, flax])?.id).toBe(flax.id);
+    // "the old one" is not an old value: a dog "7 years old" is not what was switched from.
+    const dog = svc.memoryStore({ text: "User's dachshund is Pretzel, 7 years old" }).fact;
+    const broker = svc.memoryStore({ text: "User's customs broker is Dana at Harbor Customs" }).fact;
+    const switched = "The broker's now carmen at pacifica customs, we switched from the old one in may bc they kept missing ISF deadlines.";
+    expect(replacement({ ...captureSentence('we moved the nas')!, text: switched, corrects: false }, [dog, broker])?.id).toBe(broker.id);
+    expect(replacement({ ...captureSentence('we moved the nas')!, text: switched, corrects: false }, [dog])).toBeNull();
     // Gone, but no current fact holds it: stored as new.
     expect(await decide('We switched from Fastmail to Proton Mail for the band inbox')).toEqual([['stored', null]]);
   });

@@ -82,9 +82,11 @@ const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting
 /** The content stems of the old values a statement of change names, by the frames that name them. */
 function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
   const out = new Set<string>();
-  for (const re of frames) for (const m of text.matchAll(re)) for (const w of contentStems(m[1] ?? '')) out.add(w);
+  for (const re of frames) for (const m of text.matchAll(re)) if (!NO_VALUE.test(m[1] ?? '')) for (const w of contentStems(m[1] ?? '')) out.add(w);
   return out;
 }
+/** Words a frame can name that point at the old value without being it ("switched from the old one", "left the other"). */
+const NO_VALUE = /^(?:old|older|one|ones|other|others|previous|former|last|first|same|usual|current|it|that|this|them)$/i;
 
 /** `stem` is written as a name in `text`: capitalised after its first word, and not a weekday or a month. */
 function writtenAsName(text: string, stem: string): boolean {
