@@ -356,6 +356,16 @@ describe('capture into the store', () => {
     const switched = "The broker's now carmen at pacifica customs, we switched from the old one in may bc they kept missing ISF deadlines.";
     expect(replacement({ ...captureSentence('we moved the nas')!, text: switched, corrects: false }, [dog, broker])?.id).toBe(broker.id);
     expect(replacement({ ...captureSentence('we moved the nas')!, text: switched, corrects: false }, [dog])).toBeNull();
+    // A number with a point is named whole; a saint's "st" is passed over for the name after it.
+    const level = svc.memoryStore({ text: 'User prefers Level 2-3 difficulty music for the choir' }).fact;
+    const gem = svc.memoryStore({ text: 'The gem supports Ruby 3.0 and newer' }).fact;
+    const ruby = { ...captureSentence('we moved the nas')!, text: 'We support ruby 3.1+ only now, dropped 3.0 in the 2.3 release.', corrects: false };
+    expect(replacement(ruby, [level, gem])?.id).toBe(gem.id);
+    expect(replacement(ruby, [level])).toBeNull();
+    const pharmacy = svc.memoryStore({ text: "User's pharmacy is CVS on Main St" }).fact;
+    const work = svc.memoryStore({ text: "User works as a nuclear medicine technologist at St. Brendan's Hospital main campus" }).fact;
+    const moved = { ...captureSentence('we moved the nas')!, text: "We're not at st brendan's main campus anymore, the whole nuc med dept moved to the riverside outpatient pavilion in march.", corrects: false };
+    expect(replacement(moved, [pharmacy, work])?.id).toBe(work.id);
     // Gone, but no current fact holds it: stored as new.
     expect(await decide('We switched from Fastmail to Proton Mail for the band inbox')).toEqual([['stored', null]]);
   });

@@ -67,14 +67,14 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
 /**
  * The old value a statement of change names as gone: "no longer at the Grange", "moved staging off the Dokku
  * box", "switched from Enphase", "we dropped the Switch port", "left keller williams", "isn't with Elena
- * anymore". Its first word after the frame.
+ * anymore". Its first word after the frame, past a title or "st." ("not at st brendan's").
  */
-const OLD_VALUE = /(?:\b(?:swapped(?: out)?\s+(?:the|a|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|no longer\s+(?:doing|using|use|running|run|taking|playing|going to|offering|carrying)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|finished(?!\s+[\w-]+ing\b)|handed off|gave up|stopped(?:\s+(?:doing|using|offering|taking|carrying|selling)|(?=\s+(?:the|our|my)\s)))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|(?<=\w)n['’]t (?:with|at|on|in|using|from)\s+(?:the\s+|a\s+|our\s+|my\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
+const OLD_VALUE = /(?:\b(?:swapped(?: out)?\s+(?:the|a|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|no longer\s+(?:doing|using|use|running|run|taking|playing|going to|offering|carrying)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|(?:dropped|ditched|replaced|retired|left|lost|ripped out|sold|finished(?!\s+[\w-]+ing\b)|handed off|gave up|stopped(?:\s+(?:doing|using|offering|taking|carrying|selling)|(?=\s+(?:the|our|my)\s)))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|(?<=\w)n['’]t (?:with|at|on|in|using|from)\s+(?:the\s+|a\s+|our\s+|my\s+)?)(?:(?:st|mt|ft|dr|mr|mrs|ms)\.?\s+)?\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 /**
  * The old value a weaker frame names ("instead of the school", "not my name", ", not thursdays", "36.2 now not 36.4"): taken only when
  * the fact writes it as a name or shares another word with the statement (writtenAsName, holdsOldValue).
  */
-const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?)|(?:,|\bnow,?)\s*not\s+(?:the\s+|a\s+|an\s+)?)\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
+const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?)|(?:,|\bnow,?)\s*not\s+(?:the\s+|a\s+|an\s+)?)(?:(?:st|mt|ft|dr|mr|mrs|ms)\.?\s+)?\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 
 /** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone". */
 const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting|(?:is |'s )?leaving|moved away|passed away|(?:is|are|'s) gone|closed (?:down|for good)|stopped (?:hosting|carrying|offering|selling|making|running|doing))\b/giu;
@@ -82,11 +82,17 @@ const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting
 /** The content stems of the old values a statement of change names, by the frames that name them. */
 function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
   const out = new Set<string>();
-  for (const re of frames) for (const m of text.matchAll(re)) if (!NO_VALUE.test(m[1] ?? '')) for (const w of contentStems(m[1] ?? '')) out.add(w);
+  for (const re of frames)
+    for (const m of text.matchAll(re)) {
+      const value = m[1] ?? '';
+      // A number is one value whole: "dropped 3.0" names "3.0", never the 3 of "Level 2-3".
+      if (/^\d[\d.]*\d$/.test(value) && /\./.test(value)) out.add(value);
+      else if (!NO_VALUE.test(value)) for (const w of contentStems(value)) out.add(w);
+    }
   return out;
 }
-/** Words a frame can name that point at the old value without being it ("switched from the old one", "left the other"). */
-const NO_VALUE = /^(?:old|older|one|ones|other|others|previous|former|last|first|same|usual|current|it|that|this|them)$/i;
+/** Words a frame can name that point at the old value without being it ("switched from the old one", "not at st brendan's"). */
+const NO_VALUE = /^(?:old|older|one|ones|other|others|previous|former|last|first|same|usual|current|it|that|this|them|st|mt|ft|dr|mr|mrs|ms)$/i;
 
 /** `stem` is written as a name in `text`: capitalised after its first word, and not a weekday or a month. */
 function writtenAsName(text: string, stem: string): boolean {
@@ -119,9 +125,11 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
   let best: { fact: Fact; share: number } | null = null;
   for (const fact of near) {
     const held = contentStems(fact.text);
-    if (![...old].some((w) => held.has(w))) {
+    // A number with a point is held as written ("Ruby 3.0"), the rest by stem.
+    const holds = (w: string) => (w.includes('.') ? new RegExp(String.raw`(?<![\d.])${w.replace(/\./g, '\\.')}(?![\d.]*\d)`).test(fact.text) : held.has(w));
+    if (![...old].some(holds)) {
       // Named by a weaker frame: a name in the fact ("instead of Venmo"), or the two share a word besides it.
-      const gone = [...weak].filter((w) => held.has(w));
+      const gone = [...weak].filter(holds);
       if (!gone.some((w) => writtenAsName(fact.text, w)) && (gone.length === 0 || namedWords(held, said).every((w) => weak.has(w)))) continue;
     }
     const share = shareOf(held, said);
