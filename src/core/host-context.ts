@@ -171,4 +171,3 @@ export function groupSender(text: string): string | null {
   // A display name is the sender's to choose: no control or bidi characters, no line breaks, short.
   return who ? who.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 60) || null : null;
 }
-
