@@ -50,6 +50,10 @@ describe('capture rules', () => {
       ['we close the shop every sunday', 'named-fact', 'We close the shop every sunday'],
       ['trash pickup is thursday mornings', 'named-fact', 'Trash pickup is thursday mornings'],
       ['our volunteer coordinator is beverly hanlon', 'named-fact', 'Our volunteer coordinator is beverly hanlon'],
+      // Someone's lasting likes and limits.
+      ["my kid's allergic to bees", 'named-fact', "My kid's allergic to bees"],
+      ['carla hates long emails', 'named-fact', 'Carla hates long emails'],
+      ['it hates me lol', null, null],
       ["cc deshawn on anything customer facing, he's my office manager", 'named-fact', "Cc deshawn on anything customer facing, he's my office manager"],
       ['all internal apps must use okta sso, no local accounts', 'named-fact', 'All internal apps must use okta sso, no local accounts'],
       ['the test apk must be stale', null, null],
@@ -139,6 +143,8 @@ describe('capture rules', () => {
   it('a question asked without a question mark at the end of a sentence is not part of the fact before it', () => {
     const texts = userSentences('doc switched me off latanoprost, im on rhopressa now, still once at night. it stings more, is that normal', 5000).map((x) => x.text);
     expect(texts.at(-1)).toBe('is that normal');
+    // A name and "hates" start a clause of their own.
+    expect(userSentences('keep it short, carla hates long emails', 5000).map((x) => x.text)).toEqual(['keep it short', 'carla hates long emails']);
     expect(captureSentence('is that normal')).toBeNull();
     // With the question mark, the whole sentence is the question, as before.
     expect(userSentences('settings has the new db url, is that right?', 5000).map((x) => x.text)).toEqual(['settings has the new db url, is that right?']);

@@ -81,6 +81,9 @@ const ON_SOMETHING = /^(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|currently\s+|stil
 /** Something a sentence names after its first word: a Name, or a word with a digit ("K9", "DR650", "1924"). */
 const NAMED_IN = /\s(?:[A-Z]\p{Ll}[\p{L}'-]*|[\p{L}-]*\d[\w-]*)/u;
 
+/** Someone's lasting likes and limits: "<name or my someone> hates / loves / prefers / can't stand / is allergic to ...". */
+const THEIR_LIKING = /^(?:(?:my|our) [\w-]+(?: [\w-]+)?|[A-Za-z][\p{L}-]+)(?:'s| is| are)? (?:(?:really |also )?(?:hates|loves|prefers|dislikes|can'?t stand|cannot stand|can'?t have|can'?t eat|doesn'?t eat|won'?t eat)|allergic to)\b/iu;
+
 const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category: Category | null; importance: number; decay: DecayClass; confidence: number; corrects?: boolean }[] = [
   { rule: 'explicit', re: /^.{0,40}?\b(?:keep in mind|remember|(?<!\b(?:add|put|leave|include|write|stick|drop|with) (?:a |in a |the )?)note|don'?t forget|remind me) that\s+|^(?:please\s+|pls\s+)?(?:save this|save that|write this down|log this|make a note|remember|note|don'?t forget|do not forget|keep in mind|fyi|for the record|for future reference|just so you know|heads up)\b(?:\s+that)?\s*[:,-]?\s*/i, category: null, importance: 0.8, decay: 'stable', confidence: 0.95 },
   { rule: 'correction', re: /^(?:actually|correction|scratch that|sorry,? i meant|update|to be clear|change of plans?)\b\s*[:,-]?\s*|\bchanged\b[^.]{0,20}\bactually\b|\b(?:(?:got|was|has been|have been|is|are) (?:moved|changed|pushed|bumped) to|no longer|not [\w\s.:-]{1,40}anymore|isn'?t used anymore|aren'?t used anymore|we switched (?:to|from)|we moved (?:\w+ )?(?:to|from)|has moved to|now (?:lives|runs|is hosted) (?:on|in|at)|(?:has|have) changed to|changed (?:it )?to|is now [\w./:-]+ instead of|instead of [\w./:-]+,? (?:it'?s|use)|(?:was|were) (?:renamed|moved|migrated) to|not [\w./:-]+ but)\b/i, category: null, importance: 0.7, decay: 'stable', confidence: 0.85 },
@@ -90,6 +93,8 @@ const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category:
   { rule: 'named-fact', re: /^(?:[Ii]'?m|[Ii] am) [A-Z][\p{L}-]+/u, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: /^(?:i'?m|i am) (?:on [\w/ -]{2,30} time|based in \S+|from \S+)|^i (?:work|live|run|lead|manage|own) (?:at|for|as|in|on)?\s*\S+|^we (?:use|run|deploy|host) [\w.-]+ (?:for|on|in|as) /iu, category: null, importance: 0.5, decay: 'stable', confidence: 0.75 },
   { rule: 'named-fact', re: THEIR_NAMED, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
+  // What someone of the user's likes, hates or can't have ("carla hates long emails", "my kid's allergic to bees").
+  { rule: 'named-fact', re: THEIR_LIKING, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
   { rule: 'named-fact', re: SELF, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
   { rule: 'named-fact', re: ON_SOMETHING, needs: NAMED_IN, category: 'fact', importance: 0.5, decay: 'stable', confidence: 0.7 },
   // A statement of change, not a correction of a fact by its words: the store replaces what it mostly restates (CHANGED), not any fact sharing a quarter of its words.
