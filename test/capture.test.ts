@@ -143,6 +143,7 @@ describe('capture rules', () => {
   it('a question asked without a question mark at the end of a sentence is not part of the fact before it', () => {
     const texts = userSentences('doc switched me off latanoprost, im on rhopressa now, still once at night. it stings more, is that normal', 5000).map((x) => x.text);
     expect(texts.at(-1)).toBe('is that normal');
+    expect(userSentences('my coworker has a q1 pro, will the same keymap.c work for him', 5000).map((x) => x.text)).toEqual(['my coworker has a q1 pro', 'will the same keymap.c work for him']);
     // A name and "hates" start a clause of their own.
     expect(userSentences('keep it short, carla hates long emails', 5000).map((x) => x.text)).toEqual(['keep it short', 'carla hates long emails']);
     expect(captureSentence('is that normal')).toBeNull();
@@ -275,7 +276,7 @@ describe('secret values never kept, whatever their shape', () => {
   });
 
   it('keeps nothing the user asks not to keep, and nothing that is a question, a request or a hedge, even past the rules', () => {
-    for (const sentence of ["the lockbox code is 7719 but don't keep that anywhere", 'the overdue list this week is the tile saw and two pipe clamps, dont need to remember those', 'run the eval script on the latest checkpoint', 'maybe we move the office to Leeds next year', 'is the build green?', 'I just LOVE waiting for CI 🙃', 'the linen sets are $64 this week only for the launch', 'for this gig only we have a fiddler joining', 'theos got a knee injury for the next few weeks', 'if i use the instant pot yogurt button is that the same temp', 'lemon sugar sealant yes or no', 'If i get red lighted on depth for squat can i take the same weight on 2nd attempt', 'for today just add a note that the gate latch on the kiddie coaster is getting replaced this afternoon'])
+    for (const sentence of ["the lockbox code is 7719 but don't keep that anywhere", 'the overdue list this week is the tile saw and two pipe clamps, dont need to remember those', 'run the eval script on the latest checkpoint', 'maybe we move the office to Leeds next year', 'is the build green?', 'I just LOVE waiting for CI 🙃', 'the linen sets are $64 this week only for the launch', 'for this gig only we have a fiddler joining', 'theos got a knee injury for the next few weeks', 'if i use the instant pot yogurt button is that the same temp', 'lemon sugar sealant yes or no', 'If i get red lighted on depth for squat can i take the same weight on 2nd attempt', 'for today just add a note that the gate latch on the kiddie coaster is getting replaced this afternoon', "my xmonad.hs won't compile after upgrading to 0.18"])
       expect({ sentence, rule: captureSentence(sentence), plain: plainFact({ text: sentence, listed: false }) }).toEqual({ sentence, rule: null, plain: null });
   });
 });
