@@ -373,6 +373,11 @@ describe('capture into the store', () => {
     const work = svc.memoryStore({ text: "User works as a nuclear medicine technologist at St. Brendan's Hospital main campus" }).fact;
     const moved = { ...captureSentence('we moved the nas')!, text: "We're not at st brendan's main campus anymore, the whole nuc med dept moved to the riverside outpatient pavilion in march.", corrects: false };
     expect(replacement(moved, [pharmacy, work])?.id).toBe(work.id);
+    // "migrated from X" names X; a value's own word may come after it ("$95/hour for labor").
+    const cli = svc.memoryStore({ text: 'The CLI uses structopt for argument parsing' }).fact;
+    expect(replacement({ ...captureSentence('we moved the nas')!, text: 'We migrated from structopt to clap 4 with the derive api last week btw', corrects: false }, [cli])?.id).toBe(cli.id);
+    const labor = svc.memoryStore({ text: "User's plumbing business charges $95/hour for labor" }).fact;
+    expect(replacement({ ...captureSentence('we moved the nas')!, text: 'Labor is $110/hr now, went up on the 1st, use that going forward.', corrects: false }, [labor])?.id).toBe(labor.id);
     // Gone, but no current fact holds it: stored as new.
     expect(await decide('We switched from Fastmail to Proton Mail for the band inbox')).toEqual([['stored', null]]);
   });

@@ -1,11 +1,12 @@
 /**
- * `npm run eval:capture [-- --split dev|test|all] [--files a,b] [--rules] [--misses]`: auto-capture on the labeled
+ * `npm run eval:capture [-- --split dev|test|all] [--files a,b] [--rules] [--misses] [--isolated]`: auto-capture on the labeled
  * conversations (eval/capture/sets) as the service runs it: a real store (a temp dir) holding every
  * conversation's `existing` memory (stored global, so each conversation also meets the others' facts, as
  * a user's memory grows: replacing one of them counts as a wrong replacement), the real semantic layer (the shipped model in
  * its worker pools) for the sentence classifier, and `MemoryService.capture` in dry-run mode, so what memory
  * already has is strengthened, not counted as captured, and corrections are checked against the fact they
- * should replace. `--rules`: autoCapture.classifier off, the rules alone. Precision, recall and secrets
+ * should replace. `--rules`: autoCapture.classifier off, the rules alone. `--isolated`: each conversation's
+ * `existing` memory is stored in its own agent scope, so it meets only its own facts. Precision, recall and secrets
  * stored, overall, per rule and per kind, scored as eval/capture/sets/README.md says. Tune on dev; report test.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import type { Category } from '../../src/core/types.js';
 import { openMemory } from '../../src/main.js';
 import { emptyScore, f3, loadConversations, matches, precision, recall, scoreConversation } from './score.js';
 
-const { values } = parseArgs({ options: { split: { type: 'string', default: 'dev' }, files: { type: 'string' }, rules: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { split: { type: 'string', default: 'dev' }, files: { type: 'string' }, rules: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false }, isolated: { type: 'boolean', default: false } } });
 /** `--files blind-35,blind-36`: only these set files (a round scored again after it was folded into dev). */
 const files = values.files?.split(',').map((f) => `${f.trim().replace(/\.json$/, '')}.json`);
 const splits = values.split === 'all' ? ['dev', 'test'] : [values.split ?? 'dev'];
@@ -33,7 +34,9 @@ try {
   for (const c of conversations) {
     const caller = { role: 'specialist' as const, agentId: `eval-${c.id}`, sessionId: null };
     const ids = new Map<string, string>();
-    for (const e of c.existing ?? []) ids.set(e.id, svc.memoryStore({ text: e.text, entity: e.entity ?? null, category: (e.category ?? 'fact') as Category }, caller).fact.id);
+    // --isolated: each conversation's memory is its own (agent scope), as for a user with little memory yet.
+    const scope = values.isolated ? { scope: 'agent' as const } : {};
+    for (const e of c.existing ?? []) ids.set(e.id, svc.memoryStore({ text: e.text, entity: e.entity ?? null, category: (e.category ?? 'fact') as Category, ...scope }, caller).fact.id);
     const r = await svc.capture(c.turns, caller, { dryRun: true });
     by.add(r.by);
     const kept = r.decisions.filter((d) => d.action === 'stored' || d.action === 'superseded');

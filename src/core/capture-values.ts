@@ -27,7 +27,7 @@ const VALUE = new RegExp(
   'gi',
 );
 
-/** A value as it is stated in a text: its kind and value, and the content words of up to four words before it in its clause. */
+/** A value as it is stated in a text: its kind and value, the content words of up to four words before it in its clause, and what it is for ("$95/hour for labor"). */
 interface ValueInText extends StatedValue {
   readonly said: ReadonlySet<string>;
 }
@@ -36,7 +36,10 @@ function valuesIn(text: string): ValueInText[] {
   const out: ValueInText[] = [];
   for (const m of text.matchAll(VALUE)) {
     const before = (text.slice(0, m.index).split(/[,.;:!?()—–]/).at(-1) ?? '').match(/[\p{L}\d'-]+/gu) ?? [];
-    const said = new Set(before.slice(-4).map((w) => w.toLowerCase()).filter((w) => !STOPWORDS.has(w) && !/\d/.test(w)).map(porterStem));
+    // And what it is for, after it: "$95/hour for labor".
+    const after = /^\S*\s+(?:for|of|per)\s+(?:the\s+|a\s+)?([\p{L}'-]+)/u.exec(text.slice((m.index ?? 0) + m[0].length))?.[1];
+    const words = [...before.slice(-4), ...(after ? [after] : [])];
+    const said = new Set(words.map((w) => w.toLowerCase()).filter((w) => !STOPWORDS.has(w) && !/\d/.test(w)).map(porterStem));
     if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$,]/g, ''), said });
     else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, ''), said });
     else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3), said });
