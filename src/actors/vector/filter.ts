@@ -54,10 +54,10 @@ export class FilterQueries {
    */
   exactTopK(modelId: string, dim: number, query: Float32Array, k: number, filter: VectorFilter, max = Infinity): VectorHit[] | null {
     const c = filterClause(filter, true);
-    const limit = Number.isFinite(max) ? ` LIMIT ${Math.floor(max) + 1}` : '';
-    const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql} ORDER BY v.fact_seq${limit}`;
+    // The limit is bound, not written in, so one prepared statement serves every bound (-1: none).
+    const sql = `SELECT v.fact_seq AS seq, v.vector AS vector ${ELIGIBLE} AND ${c.sql} ORDER BY v.fact_seq LIMIT ?`;
     let read = 0;
-    const rows = prep(this.db, sql).iterate(modelId, dim, ...c.params) as IterableIterator<BlobRow>;
+    const rows = prep(this.db, sql).iterate(modelId, dim, ...c.params, Number.isFinite(max) ? Math.floor(max) + 1 : -1) as IterableIterator<BlobRow>;
     const counted = (function* () {
       for (const row of rows) {
         read++;
