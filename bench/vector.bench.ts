@@ -37,6 +37,8 @@ const AGENTS = 10;
 
 /** Every 5th fact is agent-scoped (10 agents); the rest are global. Fact seq = row index + 1. */
 const agentOf = (seq: number): string | null => (seq % 5 === 0 ? `agent-${Math.floor(seq / 5) % AGENTS}` : null);
+/** Every 500th fact is a decision: a category filter that keeps 0.2% of the index (the selective case, answered by an exact scan). */
+const categoryOf = (seq: number): string => (seq % 500 === 0 ? 'decision' : 'fact');
 
 const ms = (t: number): number => performance.now() - t;
 const fmt = (x: number | undefined): string => (x === undefined ? '-' : x < 10 ? x.toFixed(3) : x.toFixed(1));
@@ -49,14 +51,14 @@ function ensureDatabase(dir: string, set: SyntheticSet): string {
   const t = performance.now();
   const db = openDatabase(dbPath);
   const fact = db.prepare(`INSERT INTO facts (seq, id, text, category, importance, confidence, decay_class, scope_kind, scope_agent, lineage_id, version,
-    created_at, updated_at, valid_from, source, dedupe_key) VALUES (?, ?, ?, 'fact', 0.5, 0.8, 'stable', ?, ?, ?, 1, 1, 1, 1, 'bench', ?)`);
+    created_at, updated_at, valid_from, source, dedupe_key) VALUES (?, ?, ?, ?, 0.5, 0.8, 'stable', ?, ?, ?, 1, 1, 1, 1, 'bench', ?)`);
   const vec = db.prepare('INSERT INTO fact_vectors (fact_seq, model_id, dim, vector, created_at) VALUES (?, ?, ?, ?, 1)');
   for (let start = 0; start < set.count; start += 5000) {
     db.transaction(() => {
       for (let i = start; i < Math.min(set.count, start + 5000); i++) {
         const seq = i + 1;
         const agent = agentOf(seq);
-        fact.run(seq, `fact_${seq}`, `synthetic fact ${seq} in cluster ${set.labels[i]}`, agent ? 'agent' : 'global', agent, `lin_${seq}`, `dk_${seq}`);
+        fact.run(seq, `fact_${seq}`, `synthetic fact ${seq} in cluster ${set.labels[i]}`, categoryOf(seq), agent ? 'agent' : 'global', agent, `lin_${seq}`, `dk_${seq}`);
         vec.run(seq, MODEL, DIM, Buffer.from(set.vectors.buffer, i * DIM * 4, DIM * 4));
       }
     })();
@@ -100,7 +102,7 @@ async function loadInProcess(indexPath: string, db: Database): Promise<{ index: 
 }
 
 export async function main(): Promise<void> {
-  const dir = join(tmpdir(), `hybrid-mem-vector-bench-${N}x${DIM}-seed${SEED}-v1`);
+  const dir = join(tmpdir(), `hybrid-mem-vector-bench-${N}x${DIM}-seed${SEED}-v2`);
   let t = performance.now();
   const set = clusteredVectors({ count: N, dim: DIM, seed: SEED });
   const queries = perturbedQueries(set, QUERIES, 0.01, SEED + 1);
@@ -129,16 +131,20 @@ export async function main(): Promise<void> {
   t = performance.now();
   const truthAll = exactTruth(set, queries, () => true);
   const truthSpec = exactTruth(set, queries, (s) => agentOf(s) === null || agentOf(s) === 'agent-3');
-  console.log(`exact ground truth for ${QUERIES} queries x 2 filters: ${(ms(t) / 1000).toFixed(1)} s (all threads)`);
+  const decisions: VectorFilter = { ...operator, category: 'decision' };
+  const truthDecisions = exactTruth(set, queries, (s) => categoryOf(s) === 'decision');
+  console.log(`exact ground truth for ${QUERIES} queries x 3 filters: ${(ms(t) / 1000).toFixed(1)} s (all threads)`);
 
   const found = {
     hnsw: Array.from({ length: QUERIES }, (_, i) => Array.from(index.search(q(i), K, 1).keys, Number)),
     operator: [] as number[][],
     specialist: [] as number[][],
+    decisions: [] as number[][],
   };
   for (let i = 0; i < QUERIES; i++) {
     found.operator.push((await client.search(q(i), K, operator)).map((h) => h.seq));
     found.specialist.push((await client.search(q(i), K, specialist)).map((h) => h.seq));
+    found.decisions.push((await client.search(q(i), K, decisions)).map((h) => h.seq));
   }
 
   const bench = new Bench({ time: 2000, warmupTime: 300 });
@@ -147,7 +153,8 @@ export async function main(): Promise<void> {
     .add('exact brute force (baseline, 1 thread)', () => void exactSearch(set.vectors, q(n++), DIM, K, MetricKind.Cos, 1))
     .add('usearch HNSW in-process', () => void index.search(q(n++), K, 1))
     .add('VectorClient.search, operator', async () => void (await client.search(q(n++), K, operator)))
-    .add('VectorClient.search, specialist (82% visible)', async () => void (await client.search(q(n++), K, specialist)));
+    .add('VectorClient.search, specialist (82% visible)', async () => void (await client.search(q(n++), K, specialist)))
+    .add('VectorClient.search, category filter (0.2% visible)', async () => void (await client.search(q(n++), K, decisions)));
   await bench.run();
   const lat = (name: string) => {
     const r = bench.getTask(name)?.result;
@@ -159,6 +166,7 @@ export async function main(): Promise<void> {
     ['usearch HNSW in-process', recall(found.hnsw, truthAll)],
     ['VectorClient.search, operator', recall(found.operator, truthAll)],
     ['VectorClient.search, specialist (82% visible)', recall(found.specialist, truthSpec)],
+    ['VectorClient.search, category filter (0.2% visible)', recall(found.decisions, truthDecisions)],
   ];
   console.log(`\nvector search latency in ms and recall@${K} against exact search (same run)`);
   console.table(
