@@ -86,7 +86,7 @@ function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
     for (const m of text.matchAll(re)) {
       const value = m[1] ?? '';
       // A number is one value whole: "dropped 3.0" names "3.0", never the 3 of "Level 2-3".
-      if (/^\d[\d.]*\d$/.test(value) && /\./.test(value)) out.add(value);
+      if (/^\d+(?:\.\d+)+$/.test(value)) out.add(value);
       else if (!NO_VALUE.test(value)) for (const w of contentStems(value)) out.add(w);
     }
   return out;
