@@ -30,7 +30,7 @@ describe('capture rules', () => {
       ['I hate trailing whitespace', 'preference', 'I hate trailing whitespace'],
       ['actually the build box is ci-04', 'correction', 'The build box is ci-04'],
       ['npm is no longer used here', 'correction', 'Npm is no longer used here'],
-      ['Priya is the on-call lead this week', 'named-fact', 'Priya is the on-call lead this week'],
+      ['Priya is the on-call lead this sprint', 'named-fact', 'Priya is the on-call lead this sprint'],
       ['our CI runs on ci-03.internal', 'named-fact', 'Our CI runs on ci-03.internal'],
       ['no emojis in show notes pls, it looks cheap', 'preference', 'No emojis in show notes pls, it looks cheap'],
       ['keep menu descriptions under 10 words each', 'preference', 'Keep menu descriptions under 10 words each'],
@@ -121,7 +121,7 @@ describe('capture rules', () => {
       if (rule === null && /since|every ~|for this one|^Saw a|^Here's|throws|change anything|^Deactivate|that once|specifically/.test(sentence)) expect(plainFact({ text: sentence, listed: false })).toBeNull();
     }
     expect(captureSentence('we decided to ship on fridays')).toMatchObject({ category: 'decision', importance: 0.7, decayClass: 'stable', confidence: 0.85 });
-    expect(captureSentence('Priya is the on-call lead this week')).toMatchObject({ decayClass: 'volatile', entity: 'priya' });
+    expect(captureSentence('Priya is the on-call lead this sprint')).toMatchObject({ decayClass: 'volatile', entity: 'priya' });
   });
 
   it('reads only user messages, without injected blocks, code blocks or questions; never keeps a secret value', () => {
@@ -149,6 +149,17 @@ describe('capture rules', () => {
     expect(captureSentence('is that normal')).toBeNull();
     // With the question mark, the whole sentence is the question, as before.
     expect(userSentences('settings has the new db url, is that right?', 5000).map((x) => x.text)).toEqual(['settings has the new db url, is that right?']);
+  });
+
+  it('a sentence that leans on one of this moment only stands alone; this week and a day of it are of the moment', () => {
+    const texts = (t: string) => userSentences(t, 5000).map((x) => x.text);
+    expect(texts("mom has a neuro appt this thursday at 10. she's at cedar crest assisted living")).toEqual(['mom has a neuro appt this thursday at 10.', "she's at cedar crest assisted living"]);
+    // Leaning on a sentence that lasts, it is read with it, as before.
+    expect(texts("the api gateway is on gw2.internal. it's behind haproxy")).toEqual(["the api gateway is on gw2.internal. it's behind haproxy"]);
+    for (const sentence of ['this week i only have mon wed fri free tho', 'this saturday i have the castle going to a party in Holly Springs', 'Dump is charging $68/ton this week w the holiday surcharge'])
+      expect({ sentence, rule: captureSentence(sentence), plain: plainFact({ text: sentence, listed: false }) }).toEqual({ sentence, rule: null, plain: null });
+    // From this week on is a change that lasts.
+    expect(captureSentence('starting this week our standup is at 9:30 on zoom')?.text).toBe('Starting this week our standup is at 9:30 on zoom');
   });
 
   it('a preference given as the reason for a request keeps the request: what to do instead', () => {

@@ -3,7 +3,8 @@
  * embedding: what the rules of src/core/capture.ts found in it, its form (question, request, list item,
  * first person), what is specific in it, and how the assistant answered the turn it is in.
  */
-import { IMPERATIVE, NAMED_THING, NOT_A_STATEMENT, RULE_NAMES, SPECIFIC, TROUBLE, type Candidate } from './capture.js';
+import { IMPERATIVE, NAMED_THING, NOT_A_STATEMENT, RULE_NAMES, SPECIFIC, type Candidate } from './capture.js';
+import { TROUBLE } from './capture-moment.js';
 import { FILLER } from './capture-sentences.js';
 
 /** What the sentence classifier (src/core/capture-model.ts) reads besides the sentence's embedding. */

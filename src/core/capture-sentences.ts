@@ -6,6 +6,7 @@
  */
 import { maskLine } from './capture-secrets.js';
 import { stripInjected } from './relevant-block.js';
+import { onlyNow } from './capture-moment.js';
 
 /** Shorter than this, a piece of text is no fact. */
 export const MIN_CHARS = 8;
@@ -99,9 +100,10 @@ export function userSentences(text: string, maxChars: number): UserSentence[] {
     for (const { text, afterDash, afterClause } of sentences) {
       const s = text.trim().replace(ADD_THAT, '');
       if (s.length < MIN_CHARS) continue;
-      // A sentence that leans on the one before ("its not on db1 anymore") is read with it.
+      // A sentence that leans on the one before ("its not on db1 anymore") is read with it, unless that one is of
+      // this moment only: "mom has a neuro appt this thursday. she's at cedar crest" says where she lives.
       const last = out[out.length - 1];
-      if (LEANS.test(s.replace(FILLER, '')) && last) out[out.length - 1] = { ...last, text: `${last.text} ${s}` };
+      if (LEANS.test(s.replace(FILLER, '')) && last && !onlyNow(last.text)) out[out.length - 1] = { ...last, text: `${last.text} ${s}` };
       else out.push({ text: s, listed: false, afterDash, afterClause });
     }
   }
