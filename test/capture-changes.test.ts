@@ -40,6 +40,26 @@ describe('stated values', () => {
     ]);
   });
 
+  it('reads a count with thousands, an ordinal, how often, and what a count counts past the word after it', () => {
+    expect(statedValues('about 1,200 laying hens on the 2nd and 4th weekends, backups nightly, every 6 hours')).toEqual([
+      { kind: 'n:lai', value: '1200' },
+      { kind: 'ordinal', value: '2' },
+      { kind: 'ordinal', value: '4' },
+      { kind: 'often', value: '1 day' },
+      { kind: 'often', value: '6 hour' },
+    ]);
+    // "6 barn owl nest boxes" counts boxes, so "8 boxes" is a new count of them; "1,800 hens" of "1,200 laying hens".
+    expect(newCountOf('User monitors 6 barn owl nest boxes along the fence line', "We're up to 8 boxes now")).toBe('box');
+    expect(newCountOf('User runs an egg farm with about 1,200 laying hens', "We're at 1,800 hens now")).toBe('hen');
+    // A hyphen or a unit written on makes the word an adjective or a unit: "75-gallon planted aquarium", "64gb ram".
+    expect(newCountOf('Has a 75-gallon planted aquarium', "so that's 14 plants total now")).toBeNull();
+    expect(newCountOf('User lives full-time in a 2018 Ram ProMaster van', 'an old optiplex with 64gb ram now')).toBeNull();
+    // A unit of measure is not a thing counted: "80 lbs" of dogs is no new "150 lb pole".
+    expect(newCountOf('Jonah vaults on a 150 lb pole', 'I dont take dogs over 80 lbs anymore')).toBeNull();
+    expect(givesNewValue("User's on-call weekends are the 1st and 3rd weekends of each month", 'My call weekends changed to 2nd and 4th')).toBe(true);
+    expect(givesNewValue('YugabyteDB backups go nightly to S3', 'Backups are every 6 hours now')).toBe(true);
+  });
+
   it('a year and an address are kinds of their own, not counts or versions', () => {
     expect(statedValues('Paper target is NeurIPS 2025, the NAS is at 192.168.1.10, iOS 16')).toEqual([
       { kind: 'year', value: '2025' },
@@ -136,6 +156,26 @@ describe('statements of change on a real store', () => {
     expect(await decide("Mila isn't with Elena anymore, it's Brandon Liu now.")).toEqual([['superseded', coach.id]]);
     // One shared word is enough when it is what both count: 17 alpacas for 14.
     expect(await decide("We're up to 17 alpacas now since the three crias were born in march.")).toEqual([['superseded', alpacas.id]]);
+  });
+
+  it('a change is found in words people type in a hurry: weekdays cut short, "isnt X anymore", a count that grew, whose it is', async () => {
+    svc = open();
+    const route = svc.memoryStore({ text: 'User drives the county bookmobile on the Tuesday and Thursday routes' }).fact;
+    const backend = svc.memoryStore({ text: "FieldLog's backend is a Laravel API" }).fact;
+    const cluster = svc.memoryStore({ text: 'YugabyteDB cluster: 3 nodes, replication factor 3, in us-west-2' }).fact;
+    const backups = svc.memoryStore({ text: 'YugabyteDB backups go nightly to S3 bucket yb-backups-prod', entity: 'YugabyteDB' }).fact;
+    const boxes = svc.memoryStore({ text: 'User monitors 6 barn owl nest boxes along the Miller farm fence line' }).fact;
+    const route2 = svc.memoryStore({ text: "User's mail route is about 112 miles with 480 boxes" }).fact;
+    expect(await decide('My routes are wed and fri now not tue/thu, the schedule flipped when we got a second driver')).toEqual([['superseded', route.id]]);
+    expect(await decide("The backend isnt laravel anymore, it's a go service the other team wrote")).toEqual([['superseded', backend.id]]);
+    expect(await decide('We expanded the yb cluster to 5 nodes across 3 AZs, still rf3, still us-west-2.')).toEqual([['superseded', cluster.id]]);
+    // Said of the backups, whatever entity the fact was stored with.
+    expect(await decide('Backups are every 6 hours now, same bucket.')).toEqual([['superseded', backups.id]]);
+    const hospital = svc.memoryStore({ text: "Riverbend's backup hospital is St. Agnes" }).fact;
+    expect(await decide('Our backup hospital is Mercy West now, St Agnes closed their L&D unit in the spring')).toEqual([['superseded', hospital.id]]);
+    // Two facts count boxes: the nearer count is the one that grew.
+    expect(await decide("We're up to 8 boxes now, Hollis put two more on the east windbreak in march.")).toEqual([['superseded', boxes.id]]);
+    expect(svc.getFact(route2.id).validUntil).toBeNull();
   });
 
   it('one shared word that both say a value of replaces the one fact holding it, never one of several', async () => {

@@ -30,6 +30,8 @@ describe('capture rules', () => {
       ['I hate trailing whitespace', 'preference', 'I hate trailing whitespace'],
       ['actually the build box is ci-04', 'correction', 'The build box is ci-04'],
       ['npm is no longer used here', 'correction', 'Npm is no longer used here'],
+      ['the backend isnt laravel anymore', 'correction', 'The backend isnt laravel anymore'],
+      ['we expanded the yb cluster to 5 nodes', 'correction', 'We expanded the yb cluster to 5 nodes'],
       ['Priya is the on-call lead this sprint', 'named-fact', 'Priya is the on-call lead this sprint'],
       ['our CI runs on ci-03.internal', 'named-fact', 'Our CI runs on ci-03.internal'],
       ['no emojis in show notes pls, it looks cheap', 'preference', 'No emojis in show notes pls, it looks cheap'],

@@ -5,7 +5,7 @@
  * compares facts by are here too, so that capture.ts and this module read facts alike.
  */
 import { shareOf, spokenText, type CapturedFact } from '../core/capture.js';
-import { givesNewValue, newCountOf, newValueOf } from '../core/capture-values.js';
+import { countGap, givesNewValue, newCountOf, newValueOf } from '../core/capture-values.js';
 import { contentStems as stemsOf } from '../core/relevant-block.js';
 import type { Fact } from '../core/types.js';
 
@@ -30,7 +30,7 @@ export const CORRECTS = 0.25;
 export const RESTATED = 0.25;
 
 /** A statement of change ("moved to", "is ... now", "switched", "no longer"; not "for now"): the fact it states replaces one. */
-const CHANGE = /\b(?:(?<!\bfor )now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|going forward|new)\b/i;
+const CHANGE = /\b(?:(?<!\bfor )now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|anymore|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|any ?more|going forward|new|expanded|grew|increased|raised|reduced|lowered|doubled|halved)\b/i;
 /** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
 const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|nothing new|(?:is|are|stays?|stayed|remains?) the same|unchanged|for \d+\+? (?:years?|yrs?|months?) now|\d+\+? (?:years?|yrs?) now)\b/gi;
 /** The text states a change, not counting what it says is unchanged. */
@@ -45,14 +45,24 @@ export function saysChange(text: string): boolean {
 export const CHANGED = 0.5;
 
 /** The current fact a statement of change replaces: the one of `near` whose content words it holds most. */
-function changes(said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
+function changes(said: ReadonlySet<string>, near: readonly Fact[], text: string): Fact | null {
   let best: { fact: Fact; share: number } | null = null;
+  const value = statedValueWord(text);
   for (const fact of near) {
     const held = contentStems(fact.text);
+    // The value the statement gives is the fact's already ("our head coach is Hollis now" for "Team's head coach is Hollis"): said again, not changed.
+    if (value !== null && held.has(value)) continue;
     const share = heldShare(held, said);
     if (share >= CHANGED && names(fact, said) && namedWords(held, said).length >= 2 && (!best || share > best.share)) best = { fact, share };
   }
   return best?.fact ?? null;
+}
+
+/** The one word a statement gives as what something is, ending its clause ("is Hollis now,", "'s Dolores."): its stem, or null. */
+function statedValueWord(text: string): string | null {
+  const word = /(?:\b(?:is|are)|(?<=\p{L})['’](?:s|re))\s+(?:now\s+)?(\p{L}[\p{L}'-]*)(?:\s+now)?\s*(?:[,.;!?]|$)/iu.exec(text);
+  const stems = [...contentStems(word?.[1] ?? '')];
+  return stems.length === 1 && !GENERIC.has(stems[0] ?? '') ? (stems[0] ?? null) : null;
 }
 
 /**
@@ -60,7 +70,8 @@ function changes(said: ReadonlySet<string>, near: readonly Fact[]): Fact | null 
  * first two of a fact about the "User": "User keeps the family tree ..." is about keeping the family tree).
  */
 function names(fact: Fact, said: ReadonlySet<string>): boolean {
-  const subject = fact.entity ? [...contentStems(fact.entity)] : [...contentStems(fact.text)].slice(0, /^user\b/i.test(fact.text) ? 2 : 1);
+  // Whose it is, or what of theirs: "Riverbend's backup hospital is St. Agnes" is named by "our backup hospital is ...".
+  const subject = fact.entity ? [...contentStems(fact.entity)] : [...contentStems(fact.text)].slice(0, /^(?:user\b|[\p{L}\d-]+['’]s\s)/iu.test(fact.text) ? 2 : 1);
   return subject.length === 0 || subject.some((w) => said.has(w));
 }
 
@@ -79,6 +90,9 @@ const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)
 /** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone". */
 const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting|(?:is |'s )?leaving|moved away|passed away|(?:is|are|'s) gone|closed (?:down|for good)|stopped (?:hosting|carrying|offering|selling|making|running|doing))\b/giu;
 
+/** An old value said to be gone before "anymore": "the backend isnt laravel anymore", "we're not on heroku any more". */
+const NOT_ANYMORE = /(?:\bnot|n['’]?t)\s+(?:(?:on|in|at|with|using|from|the|a|an|our|my)\s+){0,2}([\p{L}\d][\p{L}\d.'-]*)\s+any ?more\b/giu;
+
 /** The content stems of the old values a statement of change names, by the frames that name them. */
 function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
   const out = new Set<string>();
@@ -87,7 +101,7 @@ function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
       const value = m[1] ?? '';
       // A number is one value whole: "dropped 3.0" names "3.0", never the 3 of "Level 2-3".
       if (/^\d+(?:\.\d+)+$/.test(value)) out.add(value);
-      else if (!NO_VALUE.test(value)) for (const w of contentStems(value)) out.add(w);
+      else if (!NO_VALUE.test(value)) for (const w of contentStems(value)) out.add(WEEKDAY_WORD.test(w) ? weekdayStem(w) : w);
     }
   return out;
 }
@@ -101,6 +115,11 @@ function writtenAsName(text: string, stem: string): boolean {
 /** A weekday, as written ("Thursdays", "tues") or as its stem ("thursdai"): whole words only, so "friend" and "money" are not. */
 const WEEKDAY = String.raw`(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day|dai)?s?`;
 const WEEKDAY_WORD = new RegExp(`^${WEEKDAY}$`, 'i');
+/** A weekday as its whole word's stem, however it is written: "tue", "tues", "Tuesdays" -> "tuesdai". */
+function weekdayStem(w: string): string {
+  const day = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(w.slice(0, 3).toLowerCase());
+  return ['mondai', 'tuesdai', 'wednesdai', 'thursdai', 'fridai', 'saturdai', 'sundai'][day] ?? w;
+}
 const DATE_WORD = new RegExp(String.raw`^(?:${WEEKDAY}|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)$`, 'i');
 
 /** A role a person holds for the user, the roles a statement of a new holder names. */
@@ -119,14 +138,15 @@ function formerHolder(text: string, near: readonly Fact[]): Fact | null {
 
 /** The current fact of `near` that holds an old value the statement names as gone; the one holding most of the statement's words. */
 function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
-  const old = oldValues(text, [OLD_VALUE, GONE_VALUE]);
+  const old = oldValues(text, [OLD_VALUE, GONE_VALUE, NOT_ANYMORE]);
   const weak = oldValues(text, [WEAK_OLD_VALUE]);
   if (old.size === 0 && weak.size === 0) return null;
   let best: { fact: Fact; share: number } | null = null;
   for (const fact of near) {
     const held = contentStems(fact.text);
     // A number with a point is held as written ("Ruby 3.0"), the rest by stem.
-    const holds = (w: string) => (w.includes('.') ? new RegExp(String.raw`(?<![\d.])${w.replace(/\./g, '\\.')}(?![\d.]*\d)`).test(fact.text) : held.has(w));
+    // A weekday however the fact writes it ("Tue", "Tuesdays").
+    const holds = (w: string) => (w.includes('.') ? new RegExp(String.raw`(?<![\d.])${w.replace(/\./g, '\\.')}(?![\d.]*\d)`).test(fact.text) : held.has(w) || [...held].some((h) => WEEKDAY_WORD.test(h) && weekdayStem(h) === w));
     if (![...old].some(holds)) {
       // Named by a weaker frame: a name in the fact ("instead of Venmo"), or the two share a word besides it.
       const gone = [...weak].filter(holds);
@@ -148,14 +168,17 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
  * "App minSdk is 24": valueOfWord).
  */
 function newValueFor(text: string, near: readonly Fact[]): Fact | null {
-  let best: { fact: Fact; shared: number } | null = null;
+  let best: { fact: Fact; shared: number; gap: number } | null = null;
   const held = near.map((f) => contentStems(f.text));
-  const holders = (word: string) => held.filter((h) => h.has(word)).length;
   for (const clause of text.split(CHANGE_CLAUSE).filter(saysChange)) {
     const said = contentStems(clause);
+    const holders = (word: string) => held.filter((h) => h.has(word)).length;
     for (const [i, fact] of near.entries()) {
       const shared = namedWords(held[i] ?? new Set(), said);
-      if ((shared.length >= 2 || (shared.length === 1 && valueOfWord(fact.text, clause, shared[0] ?? '', holders))) && (!best || shared.length > best.shared) && givesNewValue(fact.text, clause)) best = { fact, shared: shared.length };
+      if (!(shared.length >= 2 || (shared.length === 1 && valueOfWord(fact.text, clause, shared[0] ?? '', holders))) || !givesNewValue(fact.text, clause)) continue;
+      // Of facts that share as many words, the one whose count is nearest the new one ("8 boxes" for 6 nest boxes, not 480 on a mail route).
+      const gap = countGap(fact.text, clause);
+      if (!best || shared.length > best.shared || (shared.length === best.shared && gap < best.gap)) best = { fact, shared: shared.length, gap };
     }
   }
   return best?.fact ?? null;
@@ -197,6 +220,16 @@ export function sameEntity(a: string | null, b: string | null): boolean {
   return x.size > 0 && y.size > 0 && (shareOf(x, y) === 1 || shareOf(y, x) === 1);
 }
 
+/**
+ * A fact says of what a statement is about, whatever entity it was stored with: "YugabyteDB backups go nightly"
+ * (entity `yugabytedb`) says of the backups that "backups are every 6 hours now" is about.
+ */
+function saysOf(fact: Fact, entity: string | null): boolean {
+  if (entity === null) return false;
+  const words = new Set([...contentStems(entity.replace(/[-_]/g, ' '))].filter((w) => !GENERIC.has(w)));
+  return words.size > 0 && shareOf(words, contentStems(fact.text)) === 1;
+}
+
 /** Said as usual ("like always", "as usual", "still"): the sentence says a current fact again, perhaps with more. */
 export const AS_USUAL = /\b(?:like always|as usual|as ever|like usual|same as (?:always|before|usual|ever)|like before|still|(?:is|are|stays?|stayed|remains?) the same|(?:has|have|did|does)n'?t changed?|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|nothing new|unchanged)\b/i;
 
@@ -235,7 +268,7 @@ export function replacement(found: CapturedFact, near: readonly Fact[]): Fact | 
   if (!found.corrects && !saysChange(text)) return null;
   const stems = contentStems(text);
   const said = asUsualIn(text);
-  const about = near.filter((f) => sameEntity(f.entity, found.entity) && !saidAsUsualOnly(f, said));
-  const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about);
+  const about = near.filter((f) => (sameEntity(f.entity, found.entity) || saysOf(f, found.entity)) && !saidAsUsualOnly(f, said));
+  const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about, text);
   return corrected ?? holdsOldValue(text, stems, about) ?? newValueFor(text, about) ?? formerHolder(text, about);
 }

@@ -77,6 +77,18 @@ function neighbours(ctx: Ctx, text: string, caller: Caller): Fact[] {
 }
 
 /**
+ * The facts a statement of change may replace: its neighbours, and those of each clause that says the change
+ * ("Im doing wed and fri routes now not tue/thu, the schedule flipped when we got a second driver" is looked
+ * up by its first clause too), so that the rest of a long sentence does not push the fact it changes out.
+ */
+function changeNeighbours(ctx: Ctx, found: CapturedFact, caller: Caller, near: readonly Fact[]): Fact[] {
+  if (!found.corrects && !saysChange(found.text)) return [...near];
+  const out = new Map(near.map((f) => [f.id, f]));
+  for (const clause of found.text.split(CHANGE_CLAUSE)) if (clause !== found.text && saysChange(clause)) for (const f of neighbours(ctx, clause, caller)) out.set(f.id, f);
+  return [...out.values()];
+}
+
+/**
  * The current fact `found` says again, if any: nearly the same words, nothing added to it, or said to be
  * known already ("as you know ...") and mostly held. `near`: its neighbours, when already looked up.
  */
@@ -190,7 +202,7 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   if (findControl(found.text) || (found.entity !== null && findControl(found.entity))) return skip('it holds control characters');
   const near = neighbours(ctx, found.text, caller);
   const same = known(ctx, found, caller, near);
-  const replaces = replacement(found, near);
+  const replaces = replacement(found, changeNeighbours(ctx, found, caller, near));
   // Said again, unless it also changes another fact ("fees are $30 now, work days are still ..."): then that one is replaced, and this one strengthened by saidAsUsual.
   if (same && same.id !== restated?.id && (!replaces || replaces.id === same.id)) return strengthened(ctx, found, same, o);
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, reason: null };
