@@ -266,6 +266,9 @@ describe('secret values never kept, whatever their shape', () => {
       ['Safe combo for their office safe 24-61-13', 'Safe combo for their office safe [not stored: ask the user]'],
       ['new bitting 35274 on all six cylinders', 'New bitting [not stored: ask the user] on all six cylinders'],
       ['the code freeze starts at 1700 on the 14th', 'The code freeze starts at 1700 on the 14th'],
+      // "pin" as a verb is no code word; as a noun it still is.
+      ['our recordings go back to 2011 and i want to pin everything to pinata', 'Our recordings go back to 2011 and i want to pin everything to pinata'],
+      ['the pin to the side gate is 4412', 'The pin to the side gate is [not stored: ask the user]'],
       // After "it's" as after "is".
       ["I keep forgetting the lot gate code — it's 4471#", "I keep forgetting the lot gate code — it's [not stored: ask the user]"],
     ];

@@ -30,8 +30,8 @@ const NOT_A_VALUE = /^(?:[a-z][\w-]*-\*|\*\.[\w.-]+|1password|bitwarden|lastpass
 /** A token with lower case, upper case, a digit and a symbol is a password wherever it stands. */
 const PASSWORD_SHAPE = /(?<![^\s('"`])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])(?=[^\s]*\d)(?=[^\s]*[!#$%&*+=?^~|@])[^\s,;'"`()]{6,128}/g;
 
-/** Words that say a number is an access code ("the combo on the side gate is 0619"). */
-const CODE_WORDS = /\b(?:pin|passcode|pass ?code|code|combo|combination|keypad|lockbox|key ?safe|safe|locker|alarm|bitting)\b/i;
+/** Words that say a number is an access code ("the combo on the side gate is 0619"; not the verb: "i want to pin everything to pinata"). */
+const CODE_WORDS = /\b(?:(?<!\b(?:to|i|we|you|u|pls|please|'ll|will) )pin|passcode|pass ?code|code|combo|combination|keypad|lockbox|key ?safe|safe|locker|alarm|bitting)\b/i;
 /** A number right after its code word ("alarm code 9914", "(pin 0932)", "alarm #4417*", "bitting 35274"). */
 const CODE_AFTER_WORD = /(\b(?:pin|passcode|pass ?code|code|combo|combination|bitting|alarm)\s*(?:#|:|no\.?\s*|number\s*)?\s*)\d[\d#*-]{2,15}(?![\d:])(?!\s?(?:am|pm|h\b|mins?\b|minutes\b|hours\b|days\b))/gi;
 /** A dial combination ("24-61-13"). */

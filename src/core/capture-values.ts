@@ -116,7 +116,7 @@ export function givesNewValue(factText: string, statement: string): boolean {
 }
 
 /** Units of measure (stemmed): a weight or a length is no thing counted, so "80 lbs" says nothing of a "150 lb pole". */
-const MEASURE = new Set(['lb', 'lbs', 'kg', 'g', 'mg', 'mcg', 'oz', 'ml', 'l', 'km', 'mi', 'mile', 'ft', 'feet', 'foot', 'inch', 'in', 'cm', 'mm', 'm', 'gb', 'mb', 'tb', 'kb', 'hour', 'hr', 'min', 'minut', 'sec', 'second', 'dai', 'week', 'month', 'year', 'yr', 'mph', 'kph', 'degre', 'f', 'c', 'k', 'x', 'gallon', 'gal', 'litr', 'liter', 'pound', 'ounc', 'ton', 'sq', 'w', 'kw', 'kwh', 'v', 'mah']);
+const MEASURE = new Set(['lb', 'kg', 'g', 'mg', 'mcg', 'oz', 'ml', 'l', 'km', 'mi', 'mile', 'ft', 'feet', 'foot', 'inch', 'in', 'cm', 'mm', 'm', 'gb', 'mb', 'tb', 'kb', 'hour', 'hr', 'min', 'minut', 'sec', 'second', 'dai', 'week', 'month', 'year', 'yr', 'mph', 'kph', 'degre', 'f', 'c', 'k', 'x', 'gallon', 'gal', 'litr', 'liter', 'pound', 'ounc', 'ton', 'sq', 'w', 'kw', 'kwh', 'v', 'mah']);
 
 /** A count of the same thing changed ("up to 17 alpacas" against "has 14 alpacas"): the stem it counts, or null (not for a measure). */
 export function newCountOf(factText: string, statement: string): string | null {
@@ -145,13 +145,13 @@ export function newValueOf(factText: string, statement: string): Set<string> {
 }
 
 /**
- * How far apart the counts of one thing a fact and a statement give are, in orders of magnitude (0 when
- * they give none): "up to 8 boxes" is nearer "6 barn owl nest boxes" than "480 boxes" on a mail route.
+ * How far apart the counts of one thing a fact and a statement give are, in orders of magnitude (Infinity
+ * when they give none): "up to 8 boxes" is nearer "6 barn owl nest boxes" than "480 boxes" on a mail route.
  */
 export function countGap(factText: string, statement: string): number {
   const held = valuesIn(factText);
   let gap = Infinity;
   for (const n of valuesIn(statement))
     for (const o of held) if (o.value !== n.value && countedByBoth(n, o) !== null) gap = Math.min(gap, Math.abs(Math.log10((Number(n.value) || 1) / (Number(o.value) || 1))));
-  return Number.isFinite(gap) ? gap : 0;
+  return gap;
 }
