@@ -180,12 +180,18 @@ describe('capture rules', () => {
     // Cut at ", the mornings ..." (a new subject), and put back: the reason stays with the rule; each part keeps its own capital.
     expect(facts('i never book anything before 9am, the mornings are for the kids')).toEqual([['I never book anything before 9am, the mornings are for the kids', ['I never book anything before 9am', 'The mornings are for the kids']]]);
     expect(facts('I always sign off emails with my first name, can you draft one to Ana')).toEqual([['I always sign off emails with my first name', []]]);
+    // Clauses of one sentence that rules of different kinds keep are one fact too: what a person says in one breath.
+    expect(facts('fyi all my monitoring alerts go to the #homelab-alerts channel on discord not email, i hate alert emails')).toEqual([
+      ['All my monitoring alerts go to the #homelab-alerts channel on discord not email, i hate alert emails', ['All my monitoring alerts go to the #homelab-alerts channel on discord not email', 'I hate alert emails']],
+    ]);
+    // Sentences of different kinds stay apart.
+    expect(facts('remember that staging is on db2. I prefer tabs').map(([t]) => t)).toEqual(['Staging is on db2.', 'I prefer tabs']);
   });
 
   it('reads "w/" as shorthand and "apps-*" as a pattern in a sentence about a credential, and still masks the password after a name', () => {
     const texts = (t: string) => captureFacts([user(t)], { maxChars: 5000 }).map((f) => f.text);
     expect(texts('i always want wifi thermostats that work w/ home assistant')).toEqual(['I always want wifi thermostats that work w/ home assistant']);
-    expect(texts('we decided all new workloads go in the apps-* namespaces, the creds are in the vault')).toContain('We decided all new workloads go in the apps-* namespaces');
+    expect(texts('we decided all new workloads go in the apps-* namespaces, the creds are in the vault')).toEqual(['We decided all new workloads go in the apps-* namespaces, the creds are in the vault']);
     expect(JSON.stringify(texts('remember the router login w/ admin / hunter22'))).not.toContain('hunter22');
   });
 
