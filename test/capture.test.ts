@@ -272,6 +272,10 @@ describe('secret values never kept, whatever their shape', () => {
       ['Safe combo for their office safe 24-61-13', 'Safe combo for their office safe [not stored: ask the user]'],
       ['new bitting 35274 on all six cylinders', 'New bitting [not stored: ask the user] on all six cylinders'],
       ['the code freeze starts at 1700 on the 14th', 'The code freeze starts at 1700 on the 14th'],
+      // A slug with a made-up part is a token, not a name ("inv-" and 32 hex digits); a host's slug is a name.
+      ['Token is inv-7f3a9c21e8b04d6f95a2c7e1b8d30f46 and the server is parts.kestrelworks.net', 'Token is [not stored: ask the user] and the server is parts.kestrelworks.net'],
+      ['the token for apps-prod-01 is in vault', 'The token for apps-prod-01 is in vault'],
+      ["i know about the token, i'm sticking with powerlevel10k", "I know about the token, i'm sticking with powerlevel10k"],
       // "pin" as a verb is no code word; as a noun it still is.
       ['our recordings go back to 2011 and i want to pin everything to pinata', 'Our recordings go back to 2011 and i want to pin everything to pinata'],
       ['the pin to the side gate is 4412', 'The pin to the side gate is [not stored: ask the user]'],
