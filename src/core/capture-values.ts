@@ -27,11 +27,14 @@ const VALUE = new RegExp(
   'gi',
 );
 
+/** How often each word says, as one value. */
+const OFTEN: Readonly<Record<string, string>> = { nightly: '1 day', daily: '1 day', weekly: '1 week', biweekly: '2 week', monthly: '1 month', quarterly: '3 month', yearly: '1 year', annually: '1 year', hourly: '1 hour' };
+
 /** How often, as one value: "nightly" and "every night" are "1 day", "every 6 hours" "6 hour", "biweekly" "2 week". */
 function howOften(phrase: string): string {
   const p = phrase.toLowerCase();
-  const named: Record<string, string> = { nightly: '1 day', daily: '1 day', weekly: '1 week', biweekly: '2 week', monthly: '1 month', quarterly: '3 month', yearly: '1 year', annually: '1 year', hourly: '1 hour' };
-  if (named[p]) return named[p];
+  const named = OFTEN[p];
+  if (named) return named;
   const unit = /(day|night|week|month|hour|hr|year)s?$/.exec(p)?.[1] ?? '';
   const n = /\d+/.exec(p)?.[0] ?? (p.includes('other') ? '2' : '1');
   return `${n} ${unit === 'night' ? 'day' : unit === 'hr' ? 'hour' : unit}`;
@@ -60,6 +63,9 @@ function countedWords(after: string): Set<string> {
   return new Set([words[0], words.at(-1)].filter((w): w is string => w !== undefined));
 }
 
+/** What a value that is no count counts: nothing. */
+const NONE: ReadonlySet<string> = new Set();
+
 function valuesIn(text: string): ValueInText[] {
   const out: ValueInText[] = [];
   for (const m of text.matchAll(VALUE)) {
@@ -68,11 +74,10 @@ function valuesIn(text: string): ValueInText[] {
     const after = /^\S*\s+(?:for|of|per)\s+(?:the\s+|a\s+)?([\p{L}'-]+)/u.exec(text.slice((m.index ?? 0) + m[0].length))?.[1];
     const words = [...before.slice(-4), ...(after ? [after] : [])];
     const said = new Set(words.map((w) => w.toLowerCase()).filter((w) => !STOPWORDS.has(w) && !/\d/.test(w)).map(porterStem));
-    const none = new Set<string>();
-    if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$,]/g, ''), said, counts: none });
-    else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, ''), said, counts: none });
-    else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3), said, counts: none });
-    else if (m[7]) out.push({ kind: 'often', value: howOften(m[7]), said, counts: none });
+    if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$,]/g, ''), said, counts: NONE });
+    else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, ''), said, counts: NONE });
+    else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3), said, counts: NONE });
+    else if (m[7]) out.push({ kind: 'often', value: howOften(m[7]), said, counts: NONE });
     else if (m[4]) {
       const n = m[4].toLowerCase().replace(/,/g, '');
       const unit = (m[5] ?? m[6] ?? '').toLowerCase();

@@ -81,8 +81,8 @@ function neighbours(ctx: Ctx, text: string, caller: Caller): Fact[] {
  * ("Im doing wed and fri routes now not tue/thu, the schedule flipped when we got a second driver" is looked
  * up by its first clause too), so that the rest of a long sentence does not push the fact it changes out.
  */
-function changeNeighbours(ctx: Ctx, found: CapturedFact, caller: Caller, near: readonly Fact[]): Fact[] {
-  if (!found.corrects && !saysChange(found.text)) return [...near];
+function changeNeighbours(ctx: Ctx, found: CapturedFact, caller: Caller, near: readonly Fact[]): readonly Fact[] {
+  if (!found.corrects && !saysChange(found.text)) return near;
   const out = new Map(near.map((f) => [f.id, f]));
   for (const clause of found.text.split(CHANGE_CLAUSE)) if (clause !== found.text && saysChange(clause)) for (const f of neighbours(ctx, clause, caller)) out.set(f.id, f);
   return [...out.values()];
