@@ -178,6 +178,21 @@ describe('statements of change on a real store', () => {
     expect(svc.getFact(route2.id).validUntil).toBeNull();
   });
 
+  it('the words of what changed may sit in another clause of the sentence than the new value', async () => {
+    svc = open();
+    const lessons = svc.memoryStore({ text: "User's fiddle teacher is Rosalind Pike; lessons are Wednesdays at 7pm" }).fact;
+    const tutoring = svc.memoryStore({ text: 'User tutors adult learner Dolores on Tuesday evenings at the Eastside branch library' }).fact;
+    expect(await decide("Lesson's thursdays at 6:30 now, rosalind shuffled her whole week around")).toEqual([['superseded', lessons.id]]);
+    expect(await decide('Dolores and I switched to wednesdays — 6pm, same eastside branch.')).toEqual([['superseded', tutoring.id]]);
+  });
+
+  it("another sentence's words are not what a change is said of", async () => {
+    svc = open();
+    const lessons = svc.memoryStore({ text: "User's fiddle teacher is Rosalind Pike; lessons are Wednesdays at 7pm" }).fact;
+    expect(await decide('Rosalind says my lessons are paying off. Choir is thursdays at 6:30 now.')).not.toContainEqual(['superseded', lessons.id]);
+    expect(svc.getFact(lessons.id).validUntil).toBeNull();
+  });
+
   it('one shared word that both say a value of replaces the one fact holding it, never one of several', async () => {
     svc = open();
     const sdk = svc.memoryStore({ text: 'App minSdk is 24' }).fact;

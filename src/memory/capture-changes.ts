@@ -160,9 +160,9 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
 
 /**
  * The current fact of `near` a statement of change gives a new value for ("Starlite league moved to
- * thursdays" for "League night is Tuesday at Starlite Lanes"): the clause that says the change shares two or
- * more words with the fact besides values and GENERIC words, and states a value of a kind the fact holds,
- * differently; the one sharing most words. One shared word is too little ("a $40 no-show fee" is not a new
+ * thursdays" for "League night is Tuesday at Starlite Lanes"): the sentence that says the change shares two or
+ * more words with the fact besides values and GENERIC words, and its clause that says the change states a value
+ * of a kind the fact holds, differently; the one sharing most words. One shared word is too little ("a $40 no-show fee" is not a new
  * "Dog adoption fee is $150") unless it is what both count with a new number ("up to 17 alpacas" for "has 14
  * alpacas": newCountOf), or what both say a value of and no other fact near holds ("bumped minSdk to 26" for
  * "App minSdk is 24": valueOfWord).
@@ -171,8 +171,13 @@ function newValueFor(text: string, near: readonly Fact[]): Fact | null {
   let best: { fact: Fact; shared: number; gap: number } | null = null;
   const held = near.map((f) => contentStems(f.text));
   const holders = (word: string) => held.filter((h) => h.has(word)).length;
-  for (const clause of text.split(CHANGE_CLAUSE).filter(saysChange)) {
-    const said = contentStems(clause);
+  // What the change is said of may sit in another clause of its sentence ("Lesson's thursdays at 6:30 now, rosalind
+  // shuffled her week"); the value is compared in the clause that says the change.
+  const changed = text
+    .split(SENTENCE_END)
+    .filter(saysChange)
+    .flatMap((sentence) => sentence.split(CHANGE_CLAUSE).filter(saysChange).map((clause) => ({ clause, said: contentStems(sentence) })));
+  for (const { clause, said } of changed) {
     for (const [i, fact] of near.entries()) {
       const shared = namedWords(held[i] ?? new Set(), said);
       if (!(shared.length >= 2 || (shared.length === 1 && valueOfWord(fact.text, clause, shared[0] ?? '', holders))) || !givesNewValue(fact.text, clause)) continue;
@@ -199,6 +204,8 @@ function namedWords(held: ReadonlySet<string>, said: ReadonlySet<string>): strin
 
 /** Stems too common to say what a fact is about: when and how often, the words of change themselves, titles. */
 const GENERIC = new Set(['start', 'new', 'now', 'everi', 'week', 'month', 'year', 'dai', 'time', 'night', 'morn', 'even', 'move', 'switch', 'chang', 'bump', 'go', 'went', 'get', 'got', 'take', 'first', 'last', 'next', 'still', 'free', 'hour', 'minut', 'dr', 'mr', 'mrs', 'ms', 'prof']);
+/** Where a sentence of a statement ends, for newValueFor: what a change is said of is read in its sentence. */
+const SENTENCE_END = /[.!?;]+\s+/;
 /** Where a clause of a statement ends, for newValueFor: a value is compared in the clause that says it changed. */
 export const CHANGE_CLAUSE = /[.!?;]+\s+|,\s+|\s+[—–]\s+|\s+(?:so|but|because|bc|since)\s+/i;
 
