@@ -186,6 +186,15 @@ describe('statements of change on a real store', () => {
     expect(await decide('Dolores and I switched to wednesdays — 6pm, same eastside branch.')).toEqual([['superseded', tutoring.id]]);
   });
 
+  it('a new word before a thing the fact names is a new value when the statement names three of its words', async () => {
+    svc = open();
+    const ci = svc.memoryStore({ text: "Team's CI pipelines are written with Dagger using the Python SDK" }).fact;
+    const bands = svc.memoryStore({ text: 'User does home exercises with a yellow resistance band' }).fact;
+    expect(await decide('Our dagger pipelines are on the go sdk now, everything else is go anyway.')).toEqual([['superseded', ci.id]]);
+    // Two words in common are too few to say which fact the new word is of.
+    expect(await decide('My PT moved me up to the red band for the exercises now.')).not.toContainEqual(['superseded', bands.id]);
+  });
+
   it("another sentence's words are not what a change is said of", async () => {
     svc = open();
     const lessons = svc.memoryStore({ text: "User's fiddle teacher is Rosalind Pike; lessons are Wednesdays at 7pm" }).fact;
