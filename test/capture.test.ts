@@ -32,6 +32,8 @@ describe('capture rules', () => {
       ['npm is no longer used here', 'correction', 'Npm is no longer used here'],
       ['the backend isnt laravel anymore', 'correction', 'The backend isnt laravel anymore'],
       ['we expanded the yb cluster to 5 nodes', 'correction', 'We expanded the yb cluster to 5 nodes'],
+      ['we finally upgraded to zod 4 last week', 'correction', 'We finally upgraded to zod 4 last week'],
+      ["dad's pulmonologist bumped him to 3 liters at rest", 'correction', "Dad's pulmonologist bumped him to 3 liters at rest"],
       ['Priya is the on-call lead this sprint', 'named-fact', 'Priya is the on-call lead this sprint'],
       ['our CI runs on ci-03.internal', 'named-fact', 'Our CI runs on ci-03.internal'],
       ['no emojis in show notes pls, it looks cheap', 'preference', 'No emojis in show notes pls, it looks cheap'],
