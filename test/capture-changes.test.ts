@@ -241,6 +241,18 @@ describe('statements of change on a real store', () => {
     for (const f of [migrations, meds]) expect(svc.getFact(f.id).validUntil).toBeNull();
   });
 
+  it('sentences said in a row that change two facts are two facts, each replacing its own', async () => {
+    svc = open();
+    const db = svc.memoryStore({ text: 'Production database runs Postgres 13 on db-prod-1' }).fact;
+    const standup = svc.memoryStore({ text: 'Team standup is at 9:00 on weekdays' }).fact;
+    const said = "We're on postgres 16 now. Standup moved to 9:30, it was too early for Sam.";
+    const decisions = (await (svc as MemoryService).capture([user(said)], undefined, { dryRun: true })).decisions;
+    expect(decisions.map((d) => [d.action, d.replaces?.id ?? null, d.found.text])).toEqual([
+      ['superseded', db.id, "We're on postgres 16 now."],
+      ['superseded', standup.id, 'Standup moved to 9:30, it was too early for Sam.'],
+    ]);
+  });
+
   it('one shared word, or a value in another clause than the change, replaces nothing', async () => {
     svc = open();
     const fee = svc.memoryStore({ text: 'Dog adoption fee is $150' }).fact;

@@ -184,13 +184,33 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
   const again = parts.length > 1 ? null : restatedIn(ctx, found, caller);
   if (again) return [strengthened(ctx, found, again.fact, o), ...(again.adds ? [decide(ctx, found, caller, o, again.fact)] : [])];
   const restated = parts.map((p) => known(ctx, p, caller));
-  if (!restated.some(Boolean)) return [decide(ctx, found, caller, o)];
+  if (!restated.some(Boolean)) {
+    const pieces = changedApart(ctx, parts, caller);
+    return pieces ? pieces.map((p) => decide(ctx, p, caller, o)) : [decide(ctx, found, caller, o)];
+  }
   const out = parts.flatMap((p, i) => {
     const same = restated[i];
     return same ? [strengthened(ctx, p, same, o)] : [];
   });
   const rest = parts.filter((_, i) => !restated[i]);
   return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce((a, b) => joinFacts(a, b)), caller, o)];
+}
+
+/**
+ * Sentences said in a row that change different facts ("Db is postgres 15 now. Mail goes through ses, not
+ * mailgun"): each that changes one is a fact of its own, with the sentences after it that change nothing; null
+ * when fewer than two change different facts.
+ */
+function changedApart(ctx: Ctx, parts: readonly CapturedFact[], caller: Caller): CapturedFact[] | null {
+  const replaced = parts.map((p) => replacement(p, changeNeighbours(ctx, p, caller, neighbours(ctx, p.text, caller)))?.id ?? null);
+  if (new Set(replaced.filter((id) => id !== null)).size < 2) return null;
+  const out: CapturedFact[] = [];
+  parts.forEach((p, i) => {
+    const last = out.length - 1;
+    if (replaced[i] === null || last < 0) out[Math.max(last, 0)] = last < 0 ? p : joinFacts(out[last] as CapturedFact, p);
+    else out.push(p);
+  });
+  return out;
 }
 
 /** `restated`: a fact the sentence says again and was strengthened for; what it adds is stored, not that again. */
