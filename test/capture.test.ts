@@ -281,6 +281,10 @@ describe('secret values never kept, whatever their shape', () => {
       // "pin" as a verb is no code word; as a noun it still is.
       ['our recordings go back to 2011 and i want to pin everything to pinata', 'Our recordings go back to 2011 and i want to pin everything to pinata'],
       ['the pin to the side gate is 4412', 'The pin to the side gate is [not stored: ask the user]'],
+      // Where a password is, said right after the word, is no password: the pointer is kept whole.
+      ['the real password lives in vault under secret/debezium/orders', 'The real password lives in vault under secret/debezium/orders'],
+      ['the admin password is stored in bitwarden', 'The admin password is stored in bitwarden'],
+      ['the wifi pass is Tr0ub4dor', 'The wifi pass is [not stored: ask the user]'],
       // After "it's" as after "is".
       ["I keep forgetting the lot gate code — it's 4471#", "I keep forgetting the lot gate code — it's [not stored: ask the user]"],
     ];

@@ -42,6 +42,14 @@ const COMBINATION = /(?<![\w-])\d{1,2}(?:-\d{1,2}){2,}(?![\w-])/g;
 /** Single digits in a row with dashes or spaces ("7-3-1-9", "2 9 0 4", "1-5-9-#"): a code, whatever the sentence says. */
 const DIGIT_RUN = /(?<![\w-])\d(?:[- ]\d){2,}(?:[- ][#*])?(?![\w-])|(?<![\w-])\d(?:-\d){1,}-[#*](?![\w-])/g;
 
+/**
+ * Words after "password" that say where it is or what happens to it, not what it is: "the real password lives in
+ * vault", "the admin password is stored in bitwarden", "a password manager".
+ */
+const SAID_OF_A_PASSWORD = String.raw`(?:is|was|in|for|on|at|the|a|an|to|lives?|stored|stays|sits|kept|saved|goes|moved|manager|vault|reset|rotated|changed|expired|expires|hint|field|prompt|protected|required|policy|and|or|but|from|with|of|should|will|must|can|has|had|have|needs|works|worked|failed|fails|did|does|only|still|now|there|here)\b`;
+/** The word given as a password: "password is X", "pw: X", "wifi pass X". */
+const PASSWORD_VALUE = new RegExp(String.raw`\b(password|passwd|passphrase|pw|pwd|pass)(\s*(?:is|was|:|=)?\s+)(?!${SAID_OF_A_PASSWORD}|\[)([^\s,;'"\x60()]{3,256})`, 'gi');
+
 function maskValues(text: string): string {
   text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED)).replace(DIGIT_RUN, REDACTED);
   // A number given as a code, wherever the code word stands in the sentence.
@@ -59,7 +67,7 @@ function maskValues(text: string): string {
       // slash, another slash after the word). "Home / sunny/day" is still a password.
       // A one-letter word right before the slash is shorthand ("w/ home assistant", "b/c"), never a name.
       .replace(/(?!(?<=^|[\s(])[A-Za-z]\/)(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})(\/[^\s,;'"`()]*)?/g, (all, pre: string, token: string, path?: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) || (path && pre.endsWith('/')) ? all : `${pre}${REDACTED}`))
-      .replace(/\b(password|passwd|passphrase|pw|pwd|pass)(\s*(?:is|was|:|=)?\s+)(?!is\b|was\b|in\b|for\b|on\b|at\b|the\b|a\b|an\b|to\b|\[)([^\s,;'"`()]{3,256})/gi, `$1$2${REDACTED}`)
+      .replace(PASSWORD_VALUE, `$1$2${REDACTED}`)
       .replace(VALUE_LIKE, (token: string, at: number, all: string) =>
         (NOT_A_VALUE.test(token) && !RANDOM_PART.test(token)) || token.startsWith(REDACTED) || (MODEL_NUMBER.test(token) && NAMED_AS_A_THING.test(all.slice(Math.max(0, at - 40), at))) ? token : REDACTED,
       )
