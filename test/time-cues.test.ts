@@ -1,6 +1,6 @@
 /** Time in recall queries and in fact texts (src/core/time-cues.ts). */
 import { describe, expect, it } from 'vitest';
-import { dateInText, timeCues, timeWeights } from '../src/core/time-cues.js';
+import { asksWhen, dateInText, saysWhen, timeCues, timeWeights } from '../src/core/time-cues.js';
 
 const NOW = Date.UTC(2026, 4, 20); // 20 May 2026
 const day = (y: number, m: number, d = 1) => Date.UTC(y, m - 1, d);
@@ -64,5 +64,31 @@ describe('time weights', () => {
     expect(recent[1]).toBeGreaterThan(recent[0] as number);
     const early = timeWeights({ range: null, prefer: 'early' }, times);
     expect(early[0]).toBe(1);
+  });
+});
+
+describe('asked when, said when', () => {
+  it.each([
+    ['When did Anand break his wrist?', true],
+    ['what day did the van get delivered', true],
+    ['In which year did Josie start at Kettle Point?', true],
+    ['How long ago did they move?', true],
+    ['Where did Biscuit hide after the move?', false],
+    ['Who said when the ferry leaves?', false],
+  ])('%j asks when: %s', (query, asks) => {
+    expect(asksWhen(query)).toBe(asks);
+  });
+
+  it.each([
+    ['Slipped on black ice outside my building last Tuesday.', true],
+    ['Two weeks ago Monday. I have three people under me now.', true],
+    ['Paid $26,400 at a dealer in Bedford on Thursday.', true],
+    ['We ended up doing the move three weeks ago today.', true],
+    ['The regatta is on the 2nd of August.', true],
+    ['Moved in back in 2019.', true],
+    ['Three legs, zero shame.', false],
+    ['Priya and Dylan carried my couch up three flights.', false],
+  ])('%j says when: %s', (text, says) => {
+    expect(saysWhen(text)).toBe(says);
   });
 });

@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { turnSpeaker } from '../src/core/embed-text.js';
 import { tokenize } from '../src/core/text.js';
+import { SAYS_WHEN_WEIGHT } from '../src/core/time-cues.js';
 import { carryToReplies, isQuestion, QUESTION_SHARE, REPLY_CARRY, SPEAKER_NAMED_WEIGHT, speakerNamed } from '../src/core/turn-rank.js';
 import type { Caller } from '../src/core/types.js';
 import type { MemoryService } from '../src/memory/service.js';
@@ -116,6 +117,25 @@ describe('memory_recall carries a reply its question\'s match', () => {
     const [a, b] = r.results;
     // Beyond what the words give (the fused score), the named speaker's turn gets the weight.
     expect(a!.score / a!.why.fused / (b!.score / b!.why.fused)).toBeCloseTo(SPEAKER_NAMED_WEIGHT, 2);
+  });
+
+  it('asked when, a turn that says when counts for more; not asked, it does not', async () => {
+    say('Josie: Why am I finding out from Instagram that you broke your wrist??');
+    const ice = say('Anand: Slipped on black ice outside my building, put my hand out, crack.');
+    clock.advance(60 * minute);
+    say('Josie: How is the cast on your wrist?');
+    const when = say('Anand: Slipped on the stairs last Tuesday, it is the other wrist now.');
+    const r = await svc.memoryRecall({ query: 'When did Anand break his wrist?' });
+    const ids = r.results.map((h) => h.fact.id);
+    expect(ids.indexOf(when.id)).toBeLessThan(ids.indexOf(ice.id));
+    const [a, b] = [r.results.find((h) => h.fact.id === when.id), r.results.find((h) => h.fact.id === ice.id)];
+    // Beyond what the words give (the fused score), the turn that says when gets the weight (1.5).
+    expect(SAYS_WHEN_WEIGHT).toBeGreaterThan(1);
+    expect(a!.score / a!.why.fused / (b!.score / b!.why.fused)).toBeCloseTo(SAYS_WHEN_WEIGHT, 1);
+    // Not asked when: the same two turns keep the order their words give them.
+    const plain = await svc.memoryRecall({ query: 'How did Anand break his wrist?' });
+    const [c, d] = [plain.results.find((h) => h.fact.id === when.id), plain.results.find((h) => h.fact.id === ice.id)];
+    expect(c!.score / c!.why.fused / (d!.score / d!.why.fused)).toBeCloseTo(1, 1);
   });
 
   it('never carries across scopes, past the exchange\'s window, from a note or for a lookup', async () => {

@@ -117,3 +117,21 @@ export function timeWeights(cues: TimeCues, times: readonly number[], options: {
     return cues.prefer ? w / (1 + gain) : w;
   });
 }
+
+/** A query that asks when: "When did ...", "What day did ...", "How long ago ...". */
+export function asksWhen(query: string): boolean {
+  return /^\s*(?:when\b|(?:on |in )?(?:what|which) (?:date|day|month|year|week|weekend|time)\b|how long ago\b)/i.test(query);
+}
+
+const WEEKDAYS = '(?:mon|tues?|wednes|thurs?|fri|satur|sun)day';
+/** A text that says when something happened or will: "yesterday", "last Tuesday", "two weeks ago", "on Thursday", "in March", "the 14th". */
+const SAYS_WHEN = new RegExp(
+  String.raw`\b(?:yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening|weekend)|(?:last|this|next|past) (?:night|week|weekend|month|year|spring|summer|autumn|fall|winter|${WEEKDAYS})|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of) (?:days?|weeks?|months?|years?) (?:ago|back|from now)|ago|(?:on|since|until|by|from) (?:the )?(?:${WEEKDAYS}|\d{1,2}(?:st|nd|rd|th))|${WEEKDAYS}|(?:in|since|until|by|early|late|mid)[ -]${MONTH_RE}|${MONTH_RE} \d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)? (?:of )?${MONTH_RE}|(?:19|20)\d{2})\b`,
+  'i',
+);
+export function saysWhen(text: string): boolean {
+  return SAYS_WHEN.test(text);
+}
+
+/** How much a text that says when counts for more when the query asks when (tuned on the dev split of eval/recall). */
+export const SAYS_WHEN_WEIGHT = 1.5;
