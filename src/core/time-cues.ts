@@ -2,8 +2,9 @@
  * Time in a recall query: "in March 2025", "summer 2025", "before January 2026", "last month", and words
  * asking for the newest or the first state of something ("now", "current", "latest", "most recent", "last
  * time"; "first", "originally"). Recall uses them to prefer facts whose time fits (src/memory/recall.ts):
- * a fact's time is a date written in its text when it has one, else when it was stored (valid_from).
- * Pure: no clock of its own (`now` is passed in), no I/O.
+ * a fact's time is a date written in its text when it has one, else when it was stored (valid_from). A query
+ * that asks when favours a fact that says when (asksWhen, saysWhen). Pure: no clock of its own (`now` is
+ * passed in), no I/O.
  */
 
 export interface TimeCues {

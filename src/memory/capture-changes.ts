@@ -162,10 +162,11 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
  * The current fact of `near` a statement of change gives a new value for ("Starlite league moved to
  * thursdays" for "League night is Tuesday at Starlite Lanes"): the sentence that says the change shares two or
  * more words with the fact besides values and GENERIC words, and its clause that says the change states a value
- * of a kind the fact holds, differently; the one sharing most words. One shared word is too little ("a $40 no-show fee" is not a new
- * "Dog adoption fee is $150") unless it is what both count with a new number ("up to 17 alpacas" for "has 14
- * alpacas": newCountOf), or what both say a value of and no other fact near holds ("bumped minSdk to 26" for
- * "App minSdk is 24": valueOfWord).
+ * of a kind the fact holds, differently (or, sharing three, a new word before one of them: newModifier); the
+ * one sharing most words. One shared word is too little ("a $40 no-show fee" is not a new "Dog adoption fee is
+ * $150") unless it is what both count with a new number ("up to 17 alpacas" for "has 14 alpacas": newCountOf),
+ * or what both say a value of and no other fact near holds ("bumped minSdk to 26" for "App minSdk is 24":
+ * valueOfWord).
  */
 function newValueFor(text: string, near: readonly Fact[]): Fact | null {
   let best: { fact: Fact; shared: number; gap: number } | null = null;

@@ -197,18 +197,18 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
 }
 
 /**
- * Sentences said in a row that change different facts ("Db is postgres 15 now. Mail goes through ses, not
- * mailgun"): each that changes one is a fact of its own, with the sentences after it that change nothing; null
- * when fewer than two change different facts.
+ * Sentences said in a row that change different facts ("We're on postgres 16 now. Standup moved to 9:30"):
+ * each that changes one is a fact of its own, with the sentences after it that change nothing (the first
+ * sentence too, when it changes nothing); null when fewer than two change different facts.
  */
 function changedApart(ctx: Ctx, parts: readonly CapturedFact[], caller: Caller): CapturedFact[] | null {
   const replaced = parts.map((p) => replacement(p, changeNeighbours(ctx, p, caller, neighbours(ctx, p.text, caller)))?.id ?? null);
   if (new Set(replaced.filter((id) => id !== null)).size < 2) return null;
   const out: CapturedFact[] = [];
   parts.forEach((p, i) => {
-    const last = out.length - 1;
-    if (replaced[i] === null || last < 0) out[Math.max(last, 0)] = last < 0 ? p : joinFacts(out[last] as CapturedFact, p);
-    else out.push(p);
+    const last = out.at(-1);
+    if (replaced[i] !== null || !last) out.push(p);
+    else out[out.length - 1] = joinFacts(last, p);
   });
   return out;
 }
