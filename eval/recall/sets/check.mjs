@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const VERBOSE = process.argv.includes('--verbose');
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const FILES = ['chat-1', 'chat-2', 'chat-3', 'chat-4', 'chat-5', 'chat-6', 'agent-1', 'agent-2', 'tech-1', 'tech-2'];
+const FILES = ['chat-1', 'chat-2', 'chat-3', 'chat-4', 'chat-5', 'chat-6', 'chat-7', 'agent-1', 'agent-2', 'tech-1', 'tech-2'];
 const KINDS = ['chat', 'agent', 'tech'];
 const TYPES = ['paraphrase', 'temporal', 'multi-hop', 'keyword', 'single-hop'];
 const SPLITS = ['dev', 'test'];
@@ -23,6 +23,7 @@ const FILE_RANGES = {
   'chat-4': { memories: [400, 500], queries: [100, 130], sessions: [16, 20], heldOut: true },
   'chat-5': { memories: [400, 500], queries: [100, 130], sessions: [16, 20], heldOut: true },
   'chat-6': { memories: [400, 500], queries: [100, 130], sessions: [16, 20], heldOut: true },
+  'chat-7': { memories: [400, 500], queries: [100, 130], sessions: [16, 20], heldOut: true },
 };
 const DATE_RANGE = [Date.parse('2025-01-01T00:00:00Z'), Date.parse('2027-01-01T00:00:00Z')];
 const STOP = new Set(('a an the and or but if of to in on at for from by with about as is are was were be been being do does did ' +
