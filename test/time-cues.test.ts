@@ -1,6 +1,6 @@
 /** Time in recall queries and in fact texts (src/core/time-cues.ts). */
 import { describe, expect, it } from 'vitest';
-import { asksWhen, dateInText, saysWhen, timeCues, timeWeights } from '../src/core/time-cues.js';
+import { asksNumber, asksWhen, dateInText, saysNumber, saysWhen, timeCues, timeWeights } from '../src/core/time-cues.js';
 
 const NOW = Date.UTC(2026, 4, 20); // 20 May 2026
 const day = (y: number, m: number, d = 1) => Date.UTC(y, m - 1, d);
@@ -90,5 +90,27 @@ describe('asked when, said when', () => {
     ['Priya and Dylan carried my couch up three flights.', false],
   ])('%j says when: %s', (text, says) => {
     expect(saysWhen(text)).toBe(says);
+  });
+});
+
+describe('asked how much, said a number', () => {
+  it.each([
+    ['How much did Tara weigh when she was born?', true],
+    ['how many hens does Ruth keep', true],
+    ['What time did the winner finish in?', true],
+    ['What did Kylie do after the interview?', false],
+    ['Who has 3 dogs?', false],
+  ])('%j asks how much: %s', (query, asks) => {
+    expect(asksNumber(query)).toBe(asks);
+  });
+
+  it.each([
+    ['Nik: Tuesday, 4:12 in the morning. A little girl, 3.4 kilos.', true],
+    ['Odette: Talked for four hours.', true],
+    ['Nik: She is perfect and very loud.', false],
+    // The speaker's name is not read: "Seven" is who speaks.
+    ['Seven: no idea, ask her', false],
+  ])('%j says a number: %s', (text, says) => {
+    expect(saysNumber(text)).toBe(says);
   });
 });

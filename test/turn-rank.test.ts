@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { turnSpeaker } from '../src/core/embed-text.js';
 import { tokenize } from '../src/core/text.js';
-import { SAYS_WHEN_WEIGHT } from '../src/core/time-cues.js';
+import { SAYS_NUMBER_WEIGHT, SAYS_WHEN_WEIGHT } from '../src/core/time-cues.js';
 import { carryToReplies, isQuestion, QUESTION_SHARE, REPLY_CARRY, SPEAKER_NAMED_WEIGHT, speakerNamed } from '../src/core/turn-rank.js';
 import type { Caller } from '../src/core/types.js';
 import type { MemoryService } from '../src/memory/service.js';
@@ -136,6 +136,21 @@ describe('memory_recall carries a reply its question\'s match', () => {
     const plain = await svc.memoryRecall({ query: 'How did Anand break his wrist?' });
     const [c, d] = [plain.results.find((h) => h.fact.id === when.id), plain.results.find((h) => h.fact.id === ice.id)];
     expect(c!.score / c!.why.fused / (d!.score / d!.why.fused)).toBeCloseTo(1, 1);
+  });
+
+  it('asked how much, a turn that gives a number counts for more', async () => {
+    const plain = say('Nik: Tara is perfect and very loud, she weighs on my mind all day.');
+    clock.advance(60 * minute);
+    const weight = say('Nik: Tara was born at 4:12 in the morning, a little girl, 3.4 kilos.');
+    clock.advance(60 * minute);
+    // The weakest match (fusion scales full text between the best and the weakest), and notes that match nothing.
+    say('Sam: I was born in Leeds.');
+    for (const note of ['Prettier config: single quotes', 'The boat club opens at nine', 'Backups run nightly', 'The van needs new tyres']) say(note);
+    const r = await svc.memoryRecall({ query: 'How much did Tara weigh when she was born?' });
+    const [a, b] = [r.results.find((h) => h.fact.id === weight.id), r.results.find((h) => h.fact.id === plain.id)];
+    // Beyond what the words give (the fused score), the turn with a number gets the weight (1.5).
+    expect(SAYS_NUMBER_WEIGHT).toBeGreaterThan(1);
+    expect(a!.score / a!.why.fused / (b!.score / b!.why.fused)).toBeCloseTo(SAYS_NUMBER_WEIGHT, 1);
   });
 
   it('never carries across scopes, past the exchange\'s window, from a note or for a lookup', async () => {

@@ -3,7 +3,8 @@
  * asking for the newest or the first state of something ("now", "current", "latest", "most recent", "last
  * time"; "first", "originally"). Recall uses them to prefer facts whose time fits (src/memory/recall.ts):
  * a fact's time is a date written in its text when it has one, else when it was stored (valid_from). A query
- * that asks when favours a fact that says when (asksWhen, saysWhen). Pure: no clock of its own (`now` is
+ * that asks when favours a fact that says when (asksWhen, saysWhen), one that asks how much a fact that gives
+ * a number (asksNumber, saysNumber). Pure: no clock of its own (`now` is
  * passed in), no I/O.
  */
 
@@ -136,3 +137,14 @@ export function saysWhen(text: string): boolean {
 
 /** How much a text that says when counts for more when the query asks when (tuned on the dev split of eval/recall). */
 export const SAYS_WHEN_WEIGHT = 1.5;
+
+/** A query that asks how much: "How much did Tara weigh?", "How many ...", "How long ...", "What time ...". */
+export function asksNumber(query: string): boolean {
+  return /^\s*(?:how (?:much|many|long|far|old|big|heavy|tall|fast|often)|what (?:time|price|score|size|weight|age|number))\b/i.test(query);
+}
+/** A text that gives a number, in digits or words ("3.4 kilos", "four hours"); a dialogue turn's speaker is not read. */
+export function saysNumber(text: string): boolean {
+  return /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|dozen|half)\b/i.test(text.replace(/^[^:]{1,40}:\s*/, ''));
+}
+/** How much a text that gives a number counts for more when the query asks how much (tuned on the dev split of eval/recall). */
+export const SAYS_NUMBER_WEIGHT = 1.5;

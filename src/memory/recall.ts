@@ -19,7 +19,7 @@ import { newRecallEventId, type FactId, type RecallEventId } from '../core/ids.j
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { isLookupQuery, parseQuery, tokenize } from '../core/text.js';
-import { asksWhen, dateInText, SAYS_WHEN_WEIGHT, saysWhen, timeCues, timeWeights } from '../core/time-cues.js';
+import { asksNumber, asksWhen, dateInText, SAYS_NUMBER_WEIGHT, SAYS_WHEN_WEIGHT, saysNumber, saysWhen, timeCues, timeWeights } from '../core/time-cues.js';
 import type { Caller, Category, Fact, RecallKind, RecallWhy } from '../core/types.js';
 import type { FtsHit } from '../store/search.js';
 import type { Ctx } from './context.js';
@@ -102,8 +102,10 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
   const weights = cues.range || cues.prefer ? timeWeights(cues, fused.map((f) => factTime(f.item))) : null;
   // A turn spoken by someone the query names counts for more (src/core/turn-rank.ts).
   const named = new Set(tokenize(i.query));
-  // Asked when, a text that says when ("Slipped on black ice last Tuesday") is more likely the answer.
+  // Asked when, a text that says when ("Slipped on black ice last Tuesday") is more likely the answer; asked
+  // how much, one that gives a number ("A little girl, 3.4 kilos").
   const when = asksWhen(i.query);
+  const howMuch = asksNumber(i.query);
   const ranked = fused
     .map((f, k) => {
       const why: RecallWhy = {
@@ -115,7 +117,7 @@ export async function memoryRecall(ctx: Ctx, input: RecallInput, caller: Caller,
         ...(carried.has(f.item.id) ? { replyTo: carried.get(f.item.id) } : {}),
       };
       const speaker = speakerNamed(named, turnSpeaker(f.item.text)) ? SPEAKER_NAMED_WEIGHT : 1;
-      const said = when && saysWhen(f.item.text) ? SAYS_WHEN_WEIGHT : 1;
+      const said = (when && saysWhen(f.item.text) ? SAYS_WHEN_WEIGHT : 1) * (howMuch && saysNumber(f.item.text) ? SAYS_NUMBER_WEIGHT : 1);
       const score = round(f.fused * speaker * said * (weights?.[k] ?? 1) * (0.85 + 0.15 * strength(f.item, now))) ?? 0;
       return { fact: f.item, score, why };
     })
