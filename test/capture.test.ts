@@ -50,6 +50,8 @@ describe('capture rules', () => {
       ['the wildcard cert renewal for the marlowlabs.dev domain is failing', null, null],
       ['orders-consumer lag is climbing, 48k on partition 3', null, null],
       ['our basic tune is $45 now, people keep asking', 'correction', 'Our basic tune is $45 now, people keep asking'],
+      // How long since something happened is of the moment, not a changed state.
+      ['had the vasectomy friday, day 3 now, swelling is a bit down', null, null],
       // A routine, who or what is the user's, a standing rule: facts with nothing else specific in them.
       ['we close the shop every sunday', 'named-fact', 'We close the shop every sunday'],
       ['trash pickup is thursday mornings', 'named-fact', 'Trash pickup is thursday mornings'],

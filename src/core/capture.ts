@@ -73,8 +73,11 @@ const SELF =
 /** Someone or something of the user's, by name: "my instructor Dana", "our mare Juniper", "my sister Priya". */
 const THEIR_NAMED =
   /(?:^|\s)(?:[Mm]y|[Oo]ur)\s+(?:(?:new|old|little|big|younger|older|oldest|youngest|eldest|baby|main|regular|current|flight|riding|piano|voice|driving)\s+)?(?:wife|husband|partner|fianc[eé]e?|son|daughter|kid|child|mom|mum|mother|dad|father|sister|brother|cousin|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|friend|boss|manager|instructor|coach|teacher|doctor|vet|therapist|dentist|landlord|neighbou?r|roommate|flatmate|colleague|co-?worker|accountant|lawyer|mentor|trainer|tutor|assistant|dog|cat|horse|mare|gelding|stallion|pony|puppy|kitten|parrot|hawk|falcon|rabbit|tortoise|snake|gecko)\s+(?:is\s+|named\s+|called\s+)?[A-Z]\p{Ll}+/u;
-/** A state said to hold now, a changed one ("its release/2.15 now", "we're with harbor tax group now", "we carry Malabrigo now"). */
-const NOW_STATE = /^(?!.*\b(?:right now|for now|just now|now that|by now|until now|up to now|now (?:i|we) (?:need|want)|now what|now (?:can|could) you|\d+\+? (?:years?|yrs?) now)\b)(?:(?:i|we|it|they|he|she|my|our|the|its|it'?s|[\w-]+'s|[\w-]+)\b).{0,80}?\bnow\b/i;
+/**
+ * A state said to hold now, a changed one ("its release/2.15 now", "we're with harbor tax group now", "we carry Malabrigo now");
+ * not how long since something happened ("day 3 now").
+ */
+const NOW_STATE = /^(?!.*\b(?:right now|for now|just now|now that|by now|until now|up to now|now (?:i|we) (?:need|want)|now what|now (?:can|could) you|\d+\+? (?:years?|yrs?) now|(?:day|week|night|month) \d+ now)\b)(?:(?:i|we|it|they|he|she|my|our|the|its|it'?s|[\w-]+'s|[\w-]+)\b).{0,80}?\bnow\b/i;
 /** What the user or theirs took to a new number or version: "we expanded the yb cluster to 5 nodes", "i raised my rate to $95/hr", "we finally upgraded to zod 4", "dad's pulmonologist bumped him to 3 liters". */
 const GREW_TO = /^(?:(?:so|and|also|btw|ok|oh and),?\s+)?(?:i|we|they|he|she|(?:my|our|his|her|their|the) [\w-]+|[\w-]+'s [\w-]+)\s+(?:just\s+|finally\s+)?(?:expanded|grew|increased|raised|reduced|lowered|upped|doubled|halved|bumped|cut|upgraded|downgraded|tightened|loosened|extended|shortened)\b.{0,40}?\bto\s+(?:\$?\d|[\w.-]+\s+v?\d)/i;
 /** ... with a value in it: a number, a Name, a version, a place or a code. */
