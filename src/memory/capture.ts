@@ -183,9 +183,11 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
   const parts = found.parts ?? [];
   const again = parts.length > 1 ? null : restatedIn(ctx, found, caller);
   if (again) return [strengthened(ctx, found, again.fact, o), ...(again.adds ? [decide(ctx, found, caller, o, again.fact)] : [])];
-  const restated = parts.map((p) => known(ctx, p, caller));
+  // One look-up of each part's neighbours serves both: is it said again, and what does it change.
+  const near = parts.map((p) => neighbours(ctx, p.text, caller));
+  const restated = parts.map((p, i) => known(ctx, p, caller, near[i]));
   if (!restated.some(Boolean)) {
-    const pieces = changedApart(ctx, parts, caller);
+    const pieces = changedApart(ctx, parts, near, caller);
     return pieces ? pieces.map((p) => decide(ctx, p, caller, o)) : [decide(ctx, found, caller, o)];
   }
   const out = parts.flatMap((p, i) => {
@@ -199,10 +201,11 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
 /**
  * Sentences said in a row that change different facts ("We're on postgres 16 now. Standup moved to 9:30"):
  * each that changes one is a fact of its own, with the sentences after it that change nothing (the first
- * sentence too, when it changes nothing); null when fewer than two change different facts.
+ * sentence too, when it changes nothing); null when fewer than two change different facts. `near`: each part's
+ * neighbours, already looked up.
  */
-function changedApart(ctx: Ctx, parts: readonly CapturedFact[], caller: Caller): CapturedFact[] | null {
-  const replaced = parts.map((p) => replacement(p, changeNeighbours(ctx, p, caller, neighbours(ctx, p.text, caller)))?.id ?? null);
+function changedApart(ctx: Ctx, parts: readonly CapturedFact[], near: readonly (readonly Fact[])[], caller: Caller): CapturedFact[] | null {
+  const replaced = parts.map((p, i) => replacement(p, changeNeighbours(ctx, p, caller, near[i] ?? []))?.id ?? null);
   if (new Set(replaced.filter((id) => id !== null)).size < 2) return null;
   const out: CapturedFact[] = [];
   parts.forEach((p, i) => {
