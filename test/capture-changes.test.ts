@@ -156,6 +156,13 @@ describe('statements of change on a real store', () => {
     expect(await decide("Mila isn't with Elena anymore, it's Brandon Liu now.")).toEqual([['superseded', coach.id]]);
     // One shared word is enough when it is what both count: 17 alpacas for 14.
     expect(await decide("We're up to 17 alpacas now since the three crias were born in march.")).toEqual([['superseded', alpacas.id]]);
+    // Said to be done, history or dead; scratched.
+    const tune = svc.memoryStore({ text: 'User is learning Irish session tunes and is currently working on The Kesh' }).fact;
+    const genome = svc.memoryStore({ text: 'Reference genome used is GRCh37, also called hg19' }).fact;
+    const target = svc.memoryStore({ text: 'User targets Android first for the BeeWare app' }).fact;
+    expect(await decide('Kesh is done, on to the silver spear now.')).toEqual([['superseded', tune.id]]);
+    expect(await decide("We're realigning everything to GRCh38 now, hg19 is dead to us.")).toEqual([['superseded', genome.id]]);
+    expect(await decide('Scratch android first, iOS is the priority now since my testers are on iphones.')).toEqual([['superseded', target.id]]);
   });
 
   it('a change is found in words people type in a hurry: weekdays cut short, "isnt X anymore", a count that grew, whose it is', async () => {
