@@ -178,6 +178,13 @@ describe('statements of change on a real store', () => {
     expect(await decide('We expanded the yb cluster to 5 nodes across 3 AZs, still rf3, still us-west-2.')).toEqual([['superseded', cluster.id]]);
     // Said of the backups, whatever entity the fact was stored with.
     expect(await decide('Backups are every 6 hours now, same bucket.')).toEqual([['superseded', backups.id]]);
+    // "Switching", "went up": changes too; pounds and euros are money as dollars are.
+    const owls = svc.memoryStore({ text: 'User checks the owl boxes every second Saturday' }).fact;
+    const dose = svc.memoryStore({ text: 'Takes methotrexate 15mg weekly on Sundays' }).fact;
+    const fee = svc.memoryStore({ text: 'Session fee is £3 per player' }).fact;
+    expect(await decide("We're switching the owl box checks to the first saturday of the month, every other week was too much")).toEqual([['superseded', owls.id]]);
+    expect(await decide('Updates, methotrexate went up to 20mg, still sundays.')).toEqual([['superseded', dose.id]]);
+    expect(await decide('Session fee goes up to £4 bc the hall hire went up.')).toEqual([['superseded', fee.id]]);
     const hospital = svc.memoryStore({ text: "Riverbend's backup hospital is St. Agnes" }).fact;
     expect(await decide('Our backup hospital is Mercy West now, St Agnes closed their L&D unit in the spring')).toEqual([['superseded', hospital.id]]);
     // Two facts count boxes: the nearer count is the one that grew.

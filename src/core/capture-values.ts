@@ -18,12 +18,12 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = { two: '2', three: '3', f
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|weds|thurs|mon|tue|thu|fri';
 
 /**
- * Money ("$1,400"), a time of day ("7pm", "7:30", "noon"), a weekday ("Thursdays", "thurs") and a number
+ * Money ("$1,400", "£4", "€30"), a time of day ("7pm", "7:30", "noon"), a weekday ("Thursdays", "thurs") and a number
  * with the unit it counts, attached, hyphened or the next word ("10mg", "4-shaft", "14U", "6 hives", "two
  * hives"; a version is a number without one: "Django 4.2").
  */
 const VALUE = new RegExp(
-  String.raw`(\$\s?\d[\d,]*(?:\.\d+)?)|\b(\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|noon|midnight)\b|\b(${DAYS})s?\b|(?<![\w.])(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*(?![\d.])|(?:${Object.keys(NUMBER_WORDS).join('|')})\b)(?:-?([a-z]+)\b|\s([a-z]+)\b)?|\b(nightly|daily|weekly|biweekly|monthly|quarterly|yearly|annually|hourly|every (?:other )?(?:\d+ )?(?:day|night|week|month|hour|hr|year)s?)\b`,
+  String.raw`([$£€]\s?\d[\d,]*(?:\.\d+)?)|\b(\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|noon|midnight)\b|\b(${DAYS})s?\b|(?<![\w.])(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*(?![\d.])|(?:${Object.keys(NUMBER_WORDS).join('|')})\b)(?:-?([a-z]+)\b|\s([a-z]+)\b)?|\b(nightly|daily|weekly|biweekly|monthly|quarterly|yearly|annually|hourly|every (?:other )?(?:\d+ )?(?:day|night|week|month|hour|hr|year)s?)\b`,
   'gi',
 );
 
@@ -74,7 +74,7 @@ function valuesIn(text: string): ValueInText[] {
     const after = /^\S*\s+(?:for|of|per)\s+(?:the\s+|a\s+)?([\p{L}'-]+)/u.exec(text.slice((m.index ?? 0) + m[0].length))?.[1];
     const words = [...before.slice(-4), ...(after ? [after] : [])];
     const said = new Set(words.map((w) => w.toLowerCase()).filter((w) => !STOPWORDS.has(w) && !/\d/.test(w)).map(porterStem));
-    if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$,]/g, ''), said, counts: NONE });
+    if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$£€,]/g, ''), said, counts: NONE });
     else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, ''), said, counts: NONE });
     else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3), said, counts: NONE });
     else if (m[7]) out.push({ kind: 'often', value: howOften(m[7]), said, counts: NONE });

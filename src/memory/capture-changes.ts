@@ -29,8 +29,8 @@ export const CORRECTS = 0.25;
  */
 export const RESTATED = 0.25;
 
-/** A statement of change ("moved to", "is ... now", "switched", "no longer"; not "for now"): the fact it states replaces one. */
-const CHANGE = /\b(?:(?<!\bfor )now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|any ?more|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|going forward|new|expanded|grew|increased|raised|reduced|lowered|doubled|halved)\b/i;
+/** A statement of change ("moved to", "is ... now", "switched", "went up", "no longer"; not "for now"): the fact it states replaces one. */
+const CHANGE = /\b(?:(?<!\bfor )now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|any ?more|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|going forward|new|expanded|grew|increased|raised|reduced|lowered|doubled|halved|switch(?:ing)?|converted|(?:went|goes|going|gone) (?:up|down))\b/i;
 /** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
 const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|nothing new|(?:is|are|stays?|stayed|remains?) the same|unchanged|for \d+\+? (?:years?|yrs?|months?) now|\d+\+? (?:years?|yrs?) now)\b/gi;
 /** The text states a change, not counting what it says is unchanged. */
