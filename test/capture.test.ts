@@ -52,6 +52,8 @@ describe('capture rules', () => {
       ['our basic tune is $45 now, people keep asking', 'correction', 'Our basic tune is $45 now, people keep asking'],
       // How long since something happened is of the moment, not a changed state.
       ['had the vasectomy friday, day 3 now, swelling is a bit down', null, null],
+      // "She's ok ..." is a clause, not the subject of a fact.
+      ["she's ok they induced vomiting and are checking her blood sugar overnight", null, null],
       // A routine, who or what is the user's, a standing rule: facts with nothing else specific in them.
       ['we close the shop every sunday', 'named-fact', 'We close the shop every sunday'],
       ['trash pickup is thursday mornings', 'named-fact', 'Trash pickup is thursday mornings'],

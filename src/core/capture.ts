@@ -111,6 +111,8 @@ const RULES: readonly { rule: CaptureRule; re: RegExp; needs?: RegExp; category:
 
 /** "<subject> is|runs on|... <value>" about a named thing. */
 const NAMED = /^(?:(?:my|our|the|his|her|their)\s+)?([\w][\w .'/-]{1,60}?)\s+(?:is|are|was|runs on|run on|lives (?:in|on|at)|listens on|is hosted on|is on|are on|sits on|points to|resolves to|uses|use|takes over|does|handles|owns|leads|covers|moved to|relocated to|replaced|took over from|goes to|go to|works (?:at|for|on)|is based in|is deployed (?:to|on)|is hosted (?:at|by)|is called|is named|belongs to|=)\s+(.{2,})$/i;
+/** A subject that opens with a clause of its own ("She's ok they induced vomiting and" are checking ...): no thing a fact is about. */
+const CLAUSE_IN_SUBJECT = /^(?:she|he|it|that|there|they|we|i|you)['’](?:s|re|m|ve|ll|d)\b/i;
 /** A value or subject that names something: a host, IP, port, path, version, e-mail, a capitalised Name. */
 export const NAMED_THING = /#[\w-]{2,}|\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]+\.(?:internal|local|lan|com|net|org|io|dev|app|de|co|uk)\b|\b[a-z]+[-_]?\d+\b|(?:^|\s)[~.]?\/[\w./-]+|\bport \d+|:\d{2,5}\b|\bv?\d+\.\d+\b|\b[\w.+-]+@[\w-]+\.\w+|\b[\w.-]+\/[\w.-]+|(?:^|\s)[A-Z][a-z]+[A-Z]?\w*/;
 /** Sentences that state nothing: questions, requests, hedges, hypotheticals, sarcasm. */
@@ -181,7 +183,7 @@ export function captureSentence(sentence: string, listed = false): CapturedFact 
   if (standingInstruction(body)) return instruction(body);
   if (onlyNow(body)) return null;
   const named = NAMED.exec(body);
-  if (named && named[1] && named[2] && (NAMED_THING.test(named[1]) || NAMED_THING.test(named[2])) && !/^(?:it|this|that|there|here|he|she|they|which|what)$/i.test(named[1].trim())) {
+  if (named && named[1] && named[2] && (NAMED_THING.test(named[1]) || NAMED_THING.test(named[2])) && !/^(?:it|this|that|there|here|he|she|they|which|what)$/i.test(named[1].trim()) && !CLAUSE_IN_SUBJECT.test(named[1])) {
     return namedFact(body, { entity: slug(named[1]), importance: 0.5, confidence: 0.7, decayClass: FLEETING.test(body) ? 'volatile' : 'stable' });
   }
   return declarative(body);
