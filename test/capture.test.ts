@@ -294,6 +294,8 @@ describe('secret values never kept, whatever their shape', () => {
       // A URL that is its own key (a UUID or a made-up part in its path), whatever the sentence says; other URLs stay.
       ['our uptime check pings https://hc-ping.com/5f2c9a1e-7b3d-4e8a-9c61-2d4f8b0e3a77 after the nightly dump', 'Our uptime check pings https://hc-ping.com/[not stored: ask the user] after the nightly dump'],
       ['the docs site is https://example.com/docs/getting-started-guide now', 'The docs site is https://example.com/docs/getting-started-guide now'],
+      // An SNMP community string is a password.
+      ['snmp community for librenms is r3adOnly-7731, v2c for now', 'Snmp community for librenms is [not stored: ask the user], v2c for now'],
     ];
     // Plural credential words, and a key made of a short prefix and hex.
     const keys = captureFacts([user('Keys are ck_4e7a19c0b2d84f6e9a31c5d7f0b8e2a6c9d1f3b5 / cs_9b2e6f1a4c8d07e3b5a9f2c6d1e8b4a7f0c3e5d9 (read/write). Our store runs on WooCommerce 8.9.')], { maxChars: 5000 });

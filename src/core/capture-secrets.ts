@@ -7,7 +7,7 @@
 import { redactSecrets, REDACTED } from './auth/redact.js';
 
 /** Words that say a sentence is about a credential. */
-const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|pins?|logins?|log-?in|creds?|credentials?|secrets?|tokens?|pats?|api[ _-]?keys?|keys?|wi-?fi|ssid|router|account|door code|alarm)\b/i;
+const CREDENTIAL_WORDS = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|pins?|logins?|log-?in|creds?|credentials?|secrets?|tokens?|pats?|api[ _-]?keys?|keys?|wi-?fi|ssid|router|account|door code|alarm|snmp community|community strings?|auth_?pass|psk|pre-?shared keys?)\b/i;
 /**
  * In a sentence about a credential, any token that looks made up (letters with digits or symbols, 6+
  * characters) is taken for the value ("the login is admin / Tr0ub4dor&3x"): hosts, versions, times, paths
