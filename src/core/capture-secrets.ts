@@ -55,10 +55,11 @@ const PASSWORD_VALUE = new RegExp(String.raw`\b(password|passwd|passphrase|pw|pw
  * ".../services/T04QX7B2K/B06LM3N8P/q7VxK2m..."): a path segment or query value that is a UUID or looks made up
  * (RANDOM_PART) is masked wherever the URL stands; the host and the rest of the path stay, to say what it was.
  */
-const URL_TOKEN = /(?<=https?:\/\/[^\s/]+(?:\/[^\s/?#]*)*[/=])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_-]{12,})(?=[/?&#\s,;'"`)]|$)/gi;
+const URL_TOKEN = /(?<=https?:\/\/[^\s/]+(?:\/[^\s/?#]*)*[/=])[A-Za-z0-9_-]{12,}(?=[/?&#\s,;'"`)]|$)/g;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function maskValues(text: string): string {
-  text = text.replace(URL_TOKEN, (token) => (/^[0-9a-f]{8}-/i.test(token) || RANDOM_PART.test(token) ? REDACTED : token));
+  text = text.replace(URL_TOKEN, (token) => (UUID.test(token) || RANDOM_PART.test(token) ? REDACTED : token));
   text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED)).replace(DIGIT_RUN, REDACTED);
   // A number given as a code, wherever the code word stands in the sentence.
   if (CODE_WORDS.test(text)) {
