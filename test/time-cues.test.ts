@@ -88,6 +88,8 @@ describe('asked when, said when', () => {
     ['Moved in back in 2019.', true],
     ['Three legs, zero shame.', false],
     ['Priya and Dylan carried my couch up three flights.', false],
+    // A dialogue turn's time stamp is when it was said, not what it says.
+    ['[2023-05-08 13:56] Maya: Priya carried my couch up.', false],
   ])('%j says when: %s', (text, says) => {
     expect(saysWhen(text)).toBe(says);
   });
@@ -110,6 +112,7 @@ describe('asked how much, said a number', () => {
     ['Nik: She is perfect and very loud.', false],
     // The speaker's name is not read: "Seven" is who speaks.
     ['Seven: no idea, ask her', false],
+    ['[2023-05-08 13:56] Nik: She is perfect and very loud.', false],
   ])('%j says a number: %s', (text, says) => {
     expect(saysNumber(text)).toBe(says);
   });

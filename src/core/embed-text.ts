@@ -30,6 +30,13 @@ export function isDialogueTurn(text: string): boolean {
   return turnSpeaker(text) !== null;
 }
 
+/** What a dialogue turn says, without its time stamp and speaker ("[2023-05-08 13:56] Maya: hi" -> "hi"); any other text as it is. */
+export function spokenWords(text: string): string {
+  if (turnSpeaker(text) === null) return text;
+  const said = text.replace(STAMP, '');
+  return said.slice(said.indexOf(':') + 1).trimStart();
+}
+
 /** Who speaks a dialogue turn ("Maya O'Brien", "user"), or null when the text is not one. */
 export function turnSpeaker(text: string): string | null {
   const label = TURN.exec(text.replace(STAMP, ''))?.[1]?.trim();

@@ -4,9 +4,9 @@
  * time"; "first", "originally"). Recall uses them to prefer facts whose time fits (src/memory/recall.ts):
  * a fact's time is a date written in its text when it has one, else when it was stored (valid_from). A query
  * that asks when favours a fact that says when (asksWhen, saysWhen), one that asks how much a fact that gives
- * a number (asksNumber, saysNumber). Pure: no clock of its own (`now` is
- * passed in), no I/O.
+ * a number (asksNumber, saysNumber). Pure: no clock of its own (`now` is passed in), no I/O.
  */
+import { spokenWords } from './embed-text.js';
 
 export interface TimeCues {
   /** Facts from [from, to) fit; others are demoted. */
@@ -131,8 +131,9 @@ const SAYS_WHEN = new RegExp(
   String.raw`\b(?:yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening|weekend)|(?:last|this|next|past) (?:night|week|weekend|month|year|spring|summer|autumn|fall|winter|${WEEKDAYS})|(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of) (?:days?|weeks?|months?|years?) (?:ago|back|from now)|ago|(?:on|since|until|by|from) (?:the )?(?:${WEEKDAYS}|\d{1,2}(?:st|nd|rd|th))|${WEEKDAYS}|(?:in|since|until|by|early|late|mid)[ -]${MONTH_RE}|${MONTH_RE} \d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)? (?:of )?${MONTH_RE}|(?:19|20)\d{2})\b`,
   'i',
 );
+/** A text that says when (SAYS_WHEN); a dialogue turn's time stamp and speaker are not read. */
 export function saysWhen(text: string): boolean {
-  return SAYS_WHEN.test(text);
+  return SAYS_WHEN.test(spokenWords(text));
 }
 
 /** How much a text that says when counts for more when the query asks when (tuned on the dev split of eval/recall). */
@@ -142,9 +143,9 @@ export const SAYS_WHEN_WEIGHT = 1.5;
 export function asksNumber(query: string): boolean {
   return /^\s*(?:how (?:much|many|long|far|old|big|heavy|tall|fast|often)|what (?:time|price|score|size|weight|age|number))\b/i.test(query);
 }
-/** A text that gives a number, in digits or words ("3.4 kilos", "four hours"); a dialogue turn's speaker is not read. */
+/** A text that gives a number, in digits or words ("3.4 kilos", "four hours"); a dialogue turn's time stamp and speaker are not read. */
 export function saysNumber(text: string): boolean {
-  return /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|dozen|half)\b/i.test(text.replace(/^[^:]{1,40}:\s*/, ''));
+  return /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|dozen|half)\b/i.test(spokenWords(text));
 }
 /** How much a text that gives a number counts for more when the query asks how much (tuned on the dev split of eval/recall). */
 export const SAYS_NUMBER_WEIGHT = 1.5;
