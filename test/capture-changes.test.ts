@@ -246,6 +246,27 @@ describe('statements of change on a real store', () => {
     for (const f of [paper, carpool]) expect(svc.getFact(f.id).validUntil).toBeNull();
   });
 
+  it('with no word of change, a value said in place of the old one corrects the fact holding it; a taste or a request does not', async () => {
+    svc = open();
+    const advisor = svc.memoryStore({ text: 'PhD advisor is Dr. Ellen Marsh' }).fact;
+    const servers = svc.memoryStore({ text: "User's company has 14 CentOS 7 servers to migrate" }).fact;
+    const renewal = svc.memoryStore({ text: "User's FFL renewal is due in March" }).fact;
+    const surgery = svc.memoryStore({ text: 'User had endoscopic sinus surgery for nasal polyps on March 4' }).fact;
+    expect(await decide('My advisor is Dr. Ellen Walsh, not Marsh.')).toEqual([['superseded', advisor.id]]);
+    expect(await decide('Our CentOS 7 migration is 16 servers not 14.')).toEqual([['superseded', servers.id]]);
+    expect(await decide('The FFL renewal is due in june not march, i read the letter wrong.')).toEqual([['superseded', renewal.id]]);
+    // An ordinal names the number a date holds.
+    expect(await decide('The sinus surgery was the 11th, not the 4th')).toEqual([['superseded', surgery.id]]);
+    // Not after what something is: a request or a taste, whatever fact holds the word.
+    const ci = svc.memoryStore({ text: 'CI runs on GitHub Actions' }).fact;
+    const emails = svc.memoryStore({ text: 'Prefers volunteer emails short and bullet-pointed' }).fact;
+    const fridge = svc.memoryStore({ text: 'The community fridge takes whole produce and sealed items' }).fact;
+    expect(await decide('The updater endpoint lives in our own R2 bucket, not github releases')).not.toContainEqual(['superseded', ci.id]);
+    expect(await decide('I prefer alerts going to the #noc slack channel, not email.')).not.toContainEqual(['superseded', emails.id]);
+    expect(await decide('The mesh only covers the payments and orders namespaces, not the whole fridge')).not.toContainEqual(['superseded', fridge.id]);
+    for (const f of [ci, emails, fridge]) expect(svc.getFact(f.id).validUntil).toBeNull();
+  });
+
   it('what a statement finished doing, swapped every so often, or stopped doing is not an old value', async () => {
     svc = open();
     const migrations = svc.memoryStore({ text: 'Schema migrations are managed with sqitch' }).fact;

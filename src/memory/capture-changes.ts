@@ -93,14 +93,28 @@ const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting
 /** An old value said to be gone before "anymore": "the backend isnt laravel anymore", "we're not on heroku any more". */
 const NOT_ANYMORE = /(?:\bnot|n['’]?t)\s+(?:(?:on|in|at|with|using|from|the|a|an|our|my)\s+){0,2}([\p{L}\d][\p{L}\d.'-]*)\s+any ?more\b/giu;
 
-/** The content stems of the old values a statement of change names, by the frames that name them. */
-function oldValues(text: string, frames: readonly RegExp[]): Set<string> {
+/**
+ * A sentence without a word of change corrects a fact only by saying what something is in place of the old
+ * value ("My advisor is Dr. Ellen Walsh, not Marsh", "it's 16 boxes not 14", "the renewal is due in june not
+ * march"): the weak frame, or BARE_NOT, after "is", "are", "was", "'s" in its sentence. Without it, "not X" is
+ * mostly a request or a taste ("the mesh only covers the payments namespace, not the whole cluster", "give me
+ * gdscript answers, not c#").
+ */
+const SAYS_IS = /(?:\b(?:is|are|was|were)|\p{L}['’](?:s|re))\s(?:[^.!?;]|(?<=\b(?:dr|mr|mrs|ms|st|mt|ft))\.)*$/iu;
+/** A value said in place of another without a comma ("16 boxes not 14", "due in june not march"; not "is not", "we not"), for SAYS_IS. */
+const BARE_NOT = /(?<!\b(?:is|are|was|were|do|does|did|can|could|will|would|should|have|has|had|i|we|you|they|it|that|this|just|if|or|and|but|why|so|may|might|must|need|want|still|ve|s|re|m|t))\s+not\s+(?:the\s+|a\s+|an\s+)?(?:(?:st|mt|ft|dr|mr|mrs|ms)\.?\s+)?\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
+
+/** The content stems of the old values a statement of change names, by the frames that name them (`saysIs`: only after SAYS_IS). */
+function oldValues(text: string, frames: readonly RegExp[], saysIs = false): Set<string> {
   const out = new Set<string>();
   for (const re of frames)
     for (const m of text.matchAll(re)) {
+      if (saysIs && !SAYS_IS.test(text.slice(0, m.index))) continue;
       const value = m[1] ?? '';
       // A number is one value whole: "dropped 3.0" names "3.0", never the 3 of "Level 2-3".
       if (/^\d+(?:\.\d+)+$/.test(value)) out.add(value);
+      // A whole number however it is written: "the 4th", "8pm", "85k" name 4, 8 and 85 (holdsIn).
+      else if (/^\d+(?:st|nd|rd|th|am|pm|k)?$/i.test(value)) out.add(value.replace(/\D+$/, ''));
       else if (!NO_VALUE.test(value)) for (const w of contentStems(value)) out.add(WEEKDAY_WORD.test(w) ? weekdayStem(w) : w);
     }
   return out;
@@ -136,21 +150,31 @@ function formerHolder(text: string, near: readonly Fact[]): Fact | null {
   return near.find((f) => new RegExp(String.raw`\b${role.at(-1)}\s+(?:is|'s)\s`, 'i').test(f.text) && !f.text.toLowerCase().includes(holder)) ?? null;
 }
 
+/**
+ * `fact` holds an old value: a whole number as a number of its own, however it is written ("March 4", "8pm",
+ * "$85k"; not the 4 of "14" or "4.5"), a number with a point as written ("Ruby 3.0"), a weekday however it is
+ * written ("Tue", "Tuesdays"), the rest by stem.
+ */
+function holdsIn(fact: Fact, w: string, held: ReadonlySet<string>): boolean {
+  if (/^\d+$/.test(w)) return new RegExp(String.raw`(?<![\d.,])${w}(?![\d]|[.,]\d)`).test(fact.text);
+  return w.includes('.') ? new RegExp(String.raw`(?<![\d.])${w.replace(/\./g, '\\.')}(?![\d.]*\d)`).test(fact.text) : held.has(w) || [...held].some((h) => WEEKDAY_WORD.test(h) && weekdayStem(h) === w);
+}
+
 /** The current fact of `near` that holds an old value the statement names as gone; the one holding most of the statement's words. */
-function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
-  const old = oldValues(text, [OLD_VALUE, GONE_VALUE, NOT_ANYMORE]);
-  const weak = oldValues(text, [WEAK_OLD_VALUE]);
+function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly Fact[], saysIs = false): Fact | null {
+  const old = saysIs ? new Set<string>() : oldValues(text, [OLD_VALUE, GONE_VALUE, NOT_ANYMORE]);
+  const weak = saysIs ? oldValues(text, [WEAK_OLD_VALUE, BARE_NOT], true) : oldValues(text, [WEAK_OLD_VALUE]);
   if (old.size === 0 && weak.size === 0) return null;
   let best: { fact: Fact; share: number } | null = null;
   for (const fact of near) {
     const held = contentStems(fact.text);
-    // A number with a point is held as written ("Ruby 3.0"), the rest by stem.
-    // A weekday however the fact writes it ("Tue", "Tuesdays").
-    const holds = (w: string) => (w.includes('.') ? new RegExp(String.raw`(?<![\d.])${w.replace(/\./g, '\\.')}(?![\d.]*\d)`).test(fact.text) : held.has(w) || [...held].some((h) => WEEKDAY_WORD.test(h) && weekdayStem(h) === w));
+    const holds = (w: string) => holdsIn(fact, w, held);
     if (![...old].some(holds)) {
-      // Named by a weaker frame: a name in the fact ("instead of Venmo"), or the two share a word besides it.
+      // Named by a weaker frame: a name in the fact ("instead of Venmo"), or the two share a word besides it
+      // (always, when no word says a change).
       const gone = [...weak].filter(holds);
-      if (!gone.some((w) => writtenAsName(fact.text, w)) && (gone.length === 0 || namedWords(held, said).every((w) => weak.has(w)))) continue;
+      const sharesMore = gone.length > 0 && !namedWords(held, said).every((w) => weak.has(w));
+      if (!sharesMore && (saysIs || !gone.some((w) => writtenAsName(fact.text, w)))) continue;
     }
     const share = shareOf(held, said);
     if (!best || share > best.share) best = { fact, share };
@@ -299,10 +323,11 @@ function saidAsUsualOnly(fact: Fact, said: SaidAsUsual): boolean {
 export function replacement(found: CapturedFact, near: readonly Fact[]): Fact | null {
   // A group chat member's name is not a word of what they changed (each of their facts holds it).
   const text = spokenText(found);
-  if (!found.corrects && !saysChange(text)) return null;
   const stems = contentStems(text);
   const said = asUsualIn(text);
   const about = near.filter((f) => (sameEntity(f.entity, found.entity) || saysOf(f, found.entity)) && !saidAsUsualOnly(f, said));
+  // No word of change: a value said in place of the old one ("is Dr. Ellen Walsh, not Marsh"); never a taste ("I prefer alerts in slack, not email").
+  if (!found.corrects && !saysChange(text)) return found.category === 'preference' ? null : holdsOldValue(text, stems, about, true);
   const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about, text);
   return corrected ?? holdsOldValue(text, stems, about) ?? newValueFor(text, about) ?? formerHolder(text, about);
 }
