@@ -296,6 +296,10 @@ describe('secret values never kept, whatever their shape', () => {
       ['the docs site is https://example.com/docs/getting-started-guide now', 'The docs site is https://example.com/docs/getting-started-guide now'],
       // An SNMP community string is a password.
       ['snmp community for librenms is r3adOnly-7731, v2c for now', 'Snmp community for librenms is [not stored: ask the user], v2c for now'],
+      // Words and digits joined in mixed case are a generated password in a credential's line; a host's slug stays.
+      ['the mysql root pw is Dolphin-7781-Sky, the box is web-01', 'The mysql root pw is [not stored: ask the user], the box is web-01'],
+      // "basic" and "bearer" before a word are no Authorization header.
+      ['I never want basic economy on long flights', 'I never want basic economy on long flights'],
     ];
     // Plural credential words, and a key made of a short prefix and hex.
     const keys = captureFacts([user('Keys are ck_4e7a19c0b2d84f6e9a31c5d7f0b8e2a6c9d1f3b5 / cs_9b2e6f1a4c8d07e3b5a9f2c6d1e8b4a7f0c3e5d9 (read/write). Our store runs on WooCommerce 8.9.')], { maxChars: 5000 });
@@ -313,6 +317,9 @@ describe('secret values never kept, whatever their shape', () => {
     const quoted = userSentences("the readonly user signs in with 'Kq7$tomb-Rf3' for now", 5000).map((x) => x.text).join(' ');
     expect(quoted).toContain('[redacted]');
     expect(quoted).not.toContain('Kq7$tomb-Rf3');
+    // The word that makes the line a credential's is in another sentence of it.
+    const root = userSentences('heres the root pw, Tq8#vLm2!Rx. the mysql root is Dolphin-7781-Sky too, both are in our bitwarden org', 5000).map((x) => x.text).join(' ');
+    expect(root).not.toMatch(/Tq8#vLm2|Dolphin-7781-Sky/);
     expect(userSentences('we are going with the 15-year fixed, the portal login is dkowal88 / Refi$2024harbor', 5000).map((x) => x.text).join(' ')).toMatch(/15-year fixed.*\[redacted\]$/);
   });
 

@@ -27,6 +27,9 @@ const NAMED_AS_A_THING = new RegExp(
 );
 const NOT_A_VALUE = /^(?:[a-z][\w-]*-\*|\*\.[\w.-]+|1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|\d{1,3}(?:-[a-z]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
 
+/** Words and digits joined by hyphens in mixed case, as password generators write them ("Dolphin-7781-Sky"; not "web-01", "pve-node-2"). */
+const PASSPHRASE = /^(?=[^-]*-)(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z]+(?:-[A-Za-z0-9]+)+[.,!?:]?$/;
+
 /** A part of a token that looks made up: 12+ letters and digits, four or more of them digits ("inv-7f3a9c21e8b04d6f95a2c7e1b8d30f46"; not "powerlevel10k"). */
 const RANDOM_PART = /(?:^|[-_.:])(?=(?:[a-z]*\d){4})(?=[a-z0-9]*[a-z])[a-z0-9]{12,}/i;
 
@@ -78,7 +81,7 @@ function maskValues(text: string): string {
       .replace(/(?!(?<=^|[\s(])[A-Za-z]\/)(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})(\/[^\s,;'"`()]*)?/g, (all, pre: string, token: string, path?: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) || (path && pre.endsWith('/')) ? all : `${pre}${REDACTED}`))
       .replace(PASSWORD_VALUE, `$1$2${REDACTED}`)
       .replace(VALUE_LIKE, (token: string, at: number, all: string) =>
-        (NOT_A_VALUE.test(token) && !RANDOM_PART.test(token)) || token.startsWith(REDACTED) || (MODEL_NUMBER.test(token) && NAMED_AS_A_THING.test(all.slice(Math.max(0, at - 40), at))) ? token : REDACTED,
+        (NOT_A_VALUE.test(token) && !RANDOM_PART.test(token) && !PASSPHRASE.test(token)) || token.startsWith(REDACTED) || (MODEL_NUMBER.test(token) && NAMED_AS_A_THING.test(all.slice(Math.max(0, at - 40), at))) ? token : REDACTED,
       )
   );
 }

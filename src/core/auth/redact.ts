@@ -23,7 +23,9 @@ const RULES: readonly Rule[] = [
   { re: /\bxox[abposr]-[A-Za-z0-9-]{8,255}/g, replace: REDACTED },
   { re: /\b(?:sk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16,255}/g, replace: REDACTED },
   { re: /\beyJ[A-Za-z0-9_-]{4,4096}\.[A-Za-z0-9_-]{4,4096}\.[A-Za-z0-9_-]{0,4096}/g, replace: REDACTED },
-  { re: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,4096}/gi, replace: `$1 ${REDACTED}` },
+  // An Authorization scheme and its credential, which looks made up (a digit, a symbol inside it, a capital
+  // past its first letter, or 20+ characters): "Basic dXNlcjpwYXNz", not "basic economy" or "Bearer Bonds".
+  { re: /\b([Bb]earer|[Bb]asic|BEARER|BASIC)\s+(?=[\w.~+/=-]{20}|[\w.~+/=-]*(?:[\d_~+/=]|[.-][A-Za-z0-9])|[\w.~+/=-]+[A-Z])[\w.~+/=-]{6,4096}/g, replace: `$1 ${REDACTED}` },
   // Command lines (a turn excerpt holds the command that failed): options that take a secret, as
   // --password x / --token=x; sshpass -p x; mysql -px (attached); curl -u user:pass; and environment
   // assignments such as PGPASSWORD=x or GITHUB_TOKEN=x before a command.
