@@ -23,6 +23,12 @@ describe('stated values', () => {
       { kind: 'day', value: 'thu' },
       { kind: 'time', value: '10am' },
     ]);
+    // Thousands with nothing counted after them are money: "Budget's 92k now" is a new "$85k"; "92k miles" counts miles.
+    expect(statedValues("Budget's 92k now, 92k miles on the van")).toEqual([
+      { kind: 'money', value: '92' },
+      { kind: 'n:k', value: '92' },
+    ]);
+    expect(givesNewValue('Budget for the in-law conversion is $85k', "Budget's 92k now after the plumbing reroute")).toBe(true);
     expect(newCountOf('User has 14 alpacas', 'up to 17 alpacas now')).toBe('alpaca');
     expect(newCountOf('User has 14 alpacas', 'still 14 alpacas and 2 llamas now')).toBeNull();
     expect(statedValues('checkout is noon, lisinopril 20mg')).toEqual([

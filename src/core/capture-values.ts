@@ -84,7 +84,10 @@ function valuesIn(text: string): ValueInText[] {
       // A following word that is not a stopword is what the number counts ("6 hives"); "26 last sprint" has none.
       const counted = unit && !(m[6] && STOPWORDS.has(unit)) && !/^(?:last|this|next|since|now|and|or|to|so|btw)$/.test(unit) ? porterStem(unit) : '';
       // A year or an address is not a count or a version: "NeurIPS 2025" gives no old value for "iOS 16".
-      const kind = text[(m.index ?? 0) + m[0].length] === '%' ? 'percent' : m[5] && /^(?:st|nd|rd|th)$/i.test(m[5]) ? 'ordinal' : /^(?:19|20)\d\d$/.test(n) && !counted ? 'year' : /^\d+(?:\.\d+){2,}$/.test(n) ? 'address' : `n:${counted}`;
+      // "92k" with nothing counted after it is money ("Budget's 92k now" against "$85k"); "92k miles" counts miles.
+      const next = /^\s+([\p{L}']+)/u.exec(text.slice((m.index ?? 0) + m[0].length))?.[1]?.toLowerCase();
+      const thousands = m[5]?.toLowerCase() === 'k' && (next === undefined || STOPWORDS.has(next) || /^(?:now|after|since|btw|total)$/.test(next));
+      const kind = thousands ? 'money' : text[(m.index ?? 0) + m[0].length] === '%' ? 'percent' : m[5] && /^(?:st|nd|rd|th)$/i.test(m[5]) ? 'ordinal' : /^(?:19|20)\d\d$/.test(n) && !counted ? 'year' : /^\d+(?:\.\d+){2,}$/.test(n) ? 'address' : `n:${counted}`;
       // What a count counts past its next word, only when that word stands apart: "10-acre lease" counts acres, "64gb ram" gigabytes.
       out.push({ kind, value: NUMBER_WORDS[n] ?? n, said, counts: counted && m[6] ? countedWords(text.slice((m.index ?? 0) + m[4].length)) : new Set([counted]) });
     }
