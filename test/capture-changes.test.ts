@@ -29,6 +29,9 @@ describe('stated values', () => {
       { kind: 'n:k', value: '92' },
     ]);
     expect(givesNewValue('Budget for the in-law conversion is $85k', "Budget's 92k now after the plumbing reroute")).toBe(true);
+    // A value in brackets is said of the word before them, and "aiko's 10" of Aiko.
+    expect([...newValueOf('User unschools two kids, Nora (9) and Felix (6)', "Nora's 10 now btw")]).toEqual(['nora']);
+    expect([...newValueOf("User's daughter Aiko is 9", "aiko's 10 now, she had a birthday")]).toEqual(['aiko']);
     expect(newCountOf('User has 14 alpacas', 'up to 17 alpacas now')).toBe('alpaca');
     expect(newCountOf('User has 14 alpacas', 'still 14 alpacas and 2 llamas now')).toBeNull();
     expect(statedValues('checkout is noon, lisinopril 20mg')).toEqual([

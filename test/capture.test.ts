@@ -298,6 +298,8 @@ describe('secret values never kept, whatever their shape', () => {
       ['snmp community for librenms is r3adOnly-7731, v2c for now', 'Snmp community for librenms is [not stored: ask the user], v2c for now'],
       // Words and digits joined in mixed case are a generated password in a credential's line; a host's slug stays.
       ['the mysql root pw is Dolphin-7781-Sky, the box is web-01', 'The mysql root pw is [not stored: ask the user], the box is web-01'],
+      // An address with a scheme is where something listens, not a value, in a credential's line too (its user:password is masked apart).
+      ['each pc publishes on tcp://*:5556, the curve secret key is in vault', 'Each pc publishes on tcp://*:5556, the curve secret key is in vault'],
       // "basic" and "bearer" before a word are no Authorization header.
       ['I never want basic economy on long flights', 'I never want basic economy on long flights'],
     ];

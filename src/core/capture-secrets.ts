@@ -25,7 +25,7 @@ const NAMED_AS_A_THING = new RegExp(
   String.raw`${THING_WORDS}(?!${CREDENTIAL_WORDS.source})[A-Za-z][\w-]*\s+$|(?<!(?:\b(?:is|was|are|be|to|as)|[:=/]|${CREDENTIAL_WORDS.source})\s*)${THING_WORDS}$`,
   'i',
 );
-const NOT_A_VALUE = /^(?:[a-z][\w-]*-\*|\*\.[\w.-]+|1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|\d{1,3}(?:-[a-z]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
+const NOT_A_VALUE = /^(?:[a-z][a-z\d+.-]*:\/\/[^\s?@]*|[a-z][\w-]*-\*|\*\.[\w.-]+|1password|bitwarden|lastpass|keepass(?:xc)?|[a-z]+\.env|[a-z]+(?:-[a-z0-9]+)+|\d{1,3}(?:-[a-z]+)+|[a-z0-9-]+(?:\.[a-z0-9-]+)+\.?|v?\d[\d.:/-]*\w{0,3}|[~.]?\/\S*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|#[\w-]+|[a-z]+-?\d{1,3}[a-z]?|\d+(?:am|pm|h|m|s|ms|gb|mb|kb|tb|k|%)?)[.,!?:]?$/i;
 
 /** Words and digits joined by hyphens in mixed case, as password generators write them ("Dolphin-7781-Sky"; not "web-01", "pve-node-2"). */
 const PASSPHRASE = /^(?=[^-]*-)(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z]+(?:-[A-Za-z0-9]+)+[.,!?:]?$/;

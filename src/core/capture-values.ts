@@ -69,11 +69,13 @@ const NONE: ReadonlySet<string> = new Set();
 function valuesIn(text: string): ValueInText[] {
   const out: ValueInText[] = [];
   for (const m of text.matchAll(VALUE)) {
-    const before = (text.slice(0, m.index).split(/[,.;:!?()—–]/).at(-1) ?? '').match(/[\p{L}\d'-]+/gu) ?? [];
+    // A value in brackets is said of the words before them: "Nora (9)".
+    const before = (text.slice(0, m.index).replace(/\(\s*$/, '').split(/[,.;:!?()—–]/).at(-1) ?? '').match(/[\p{L}\d'-]+/gu) ?? [];
     // And what it is for, after it: "$95/hour for labor".
     const after = /^\S*\s+(?:for|of|per)\s+(?:the\s+|a\s+)?([\p{L}'-]+)/u.exec(text.slice((m.index ?? 0) + m[0].length))?.[1];
     const words = [...before.slice(-4), ...(after ? [after] : [])];
-    const said = new Set(words.map((w) => w.toLowerCase()).filter((w) => !STOPWORDS.has(w) && !/\d/.test(w)).map(porterStem));
+    // Whose it is is the word: "aiko's 10 now" is said of Aiko.
+    const said = new Set(words.map((w) => w.toLowerCase().replace(/['’]s$/, '')).filter((w) => !STOPWORDS.has(w) && !/\d/.test(w)).map(porterStem));
     if (m[1]) out.push({ kind: 'money', value: m[1].replace(/[\s$£€,]/g, ''), said, counts: NONE });
     else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, ''), said, counts: NONE });
     else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3), said, counts: NONE });
