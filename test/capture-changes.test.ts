@@ -140,6 +140,8 @@ describe('statements of change on a real store', () => {
     expect(await decide('The new office manager is Yolanda Pruitt she approves timecards by Wednesday noon now')).toEqual([['superseded', manager.id]]);
     expect(await decide('Our coach is Min-jun now.')).toEqual([['superseded', coach.id]]);
     expect(await decide('She sees a new neurologist now, Dr. Amaya Osei at Valley Neuro, since Dr. Feld retired.')).toEqual([['superseded', neuro.id]]);
+    const captain = svc.memoryStore({ text: "User's clogging team captain is Darlene", entity: 'Blue Ridge Stompers' }).fact;
+    expect(await decide("Darlene stepped down, the captain's Renee now.")).toEqual([['superseded', captain.id]]);
     // Not a role a person holds: nothing replaced.
     expect(await decide('Our wifi is Starlink now')).not.toContainEqual(['superseded', wifi.id]);
     // The same holder again is not a new one.
