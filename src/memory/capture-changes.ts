@@ -323,11 +323,13 @@ function saidAsUsualOnly(fact: Fact, said: SaidAsUsual): boolean {
 export function replacement(found: CapturedFact, near: readonly Fact[]): Fact | null {
   // A group chat member's name is not a word of what they changed (each of their facts holds it).
   const text = spokenText(found);
+  const changing = found.corrects || saysChange(text);
+  // No word of change: only a value said in place of the old one ("is Dr. Ellen Walsh, not Marsh"), never a taste ("I prefer alerts in slack, not email").
+  if (!changing && found.category === 'preference') return null;
   const stems = contentStems(text);
   const said = asUsualIn(text);
   const about = near.filter((f) => (sameEntity(f.entity, found.entity) || saysOf(f, found.entity)) && !saidAsUsualOnly(f, said));
-  // No word of change: a value said in place of the old one ("is Dr. Ellen Walsh, not Marsh"); never a taste ("I prefer alerts in slack, not email").
-  if (!found.corrects && !saysChange(text)) return found.category === 'preference' ? null : holdsOldValue(text, stems, about, true);
+  if (!changing) return holdsOldValue(text, stems, about, true);
   const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about, text);
   return corrected ?? holdsOldValue(text, stems, about) ?? newValueFor(text, about) ?? formerHolder(text, about);
 }
