@@ -53,6 +53,9 @@ const SAID_OF_A_PASSWORD = String.raw`(?:is|was|in|for|on|at|the|a|an|to|lives?|
 /** The word given as a password: "password is X", "pw: X", "wifi pass X". */
 const PASSWORD_VALUE = new RegExp(String.raw`\b(password|passwd|passphrase|pw|pwd|pass)(\s*(?:is|was|:|=)?\s+)(?!${SAID_OF_A_PASSWORD}|\[)([^\s,;'"\x60()]{3,256})`, 'gi');
 
+/** A number given as a key or token ("api key 584913276402118", "token: 99120384"): some services' keys are digits only. */
+const NUMBER_KEY = /\b((?:api[ _-]?)?(?:keys?|tokens?|secrets?)(?:\s*(?:is|was|:|=))?\s+)\d{6,64}(?![\w.])/gi;
+
 /**
  * A URL that is its own key (a capability URL: "https://hc-ping.com/5f2c9a1e-7b3d-...", a webhook's
  * ".../services/T04QX7B2K/B06LM3N8P/q7VxK2m..."): a path segment or query value that is a UUID or looks made up
@@ -80,6 +83,7 @@ function maskValues(text: string): string {
       // A one-letter word right before the slash is shorthand ("w/ home assistant", "b/c"), never a name.
       .replace(/(?!(?<=^|[\s(])[A-Za-z]\/)(\S(?:\s+\/\s*|\s*\/\s+))([^\s/,;'"`()]{3,256})(\/[^\s,;'"`()]*)?/g, (all, pre: string, token: string, path?: string) => (/^(?:\[|https?:|[~.]?\/)/.test(token) || /^\d+(?:\.\d+)?$|^\d{1,2}(?::\d\d)?$/.test(token) || (path && pre.endsWith('/')) ? all : `${pre}${REDACTED}`))
       .replace(PASSWORD_VALUE, `$1$2${REDACTED}`)
+      .replace(NUMBER_KEY, `$1${REDACTED}`)
       .replace(VALUE_LIKE, (token: string, at: number, all: string) =>
         (NOT_A_VALUE.test(token) && !RANDOM_PART.test(token) && !PASSPHRASE.test(token)) || token.startsWith(REDACTED) || (MODEL_NUMBER.test(token) && NAMED_AS_A_THING.test(all.slice(Math.max(0, at - 40), at))) ? token : REDACTED,
       )
