@@ -4,7 +4,8 @@
  * chat sets, stamped turns lost 0.07-0.14 of the vector leg's R@5 on dev); full text still indexes it.
  */
 export function embedText(f: { readonly text: string; readonly entity: string | null }): string {
-  const text = isDialogueTurn(f.text) ? f.text.replace(STAMP, '') : f.text;
+  const said = f.text.replace(STAMP, '');
+  const text = speakerOf(said) === null ? f.text : said;
   return f.entity ? `${f.entity}: ${text}` : text;
 }
 
@@ -32,14 +33,18 @@ export function isDialogueTurn(text: string): boolean {
 
 /** What a dialogue turn says, without its time stamp and speaker ("[2023-05-08 13:56] Maya: hi" -> "hi"); any other text as it is. */
 export function spokenWords(text: string): string {
-  if (turnSpeaker(text) === null) return text;
   const said = text.replace(STAMP, '');
-  return said.slice(said.indexOf(':') + 1).trimStart();
+  return speakerOf(said) === null ? text : said.slice(said.indexOf(':') + 1).trimStart();
 }
 
 /** Who speaks a dialogue turn ("Maya O'Brien", "user"), or null when the text is not one. */
 export function turnSpeaker(text: string): string | null {
-  const label = TURN.exec(text.replace(STAMP, ''))?.[1]?.trim();
+  return speakerOf(text.replace(STAMP, ''));
+}
+
+/** The speaker of a line whose time stamp is already out. */
+function speakerOf(said: string): string | null {
+  const label = TURN.exec(said)?.[1]?.trim();
   if (!label) return null;
   if (ROLES.has(label.toLowerCase())) return label;
   const words = label.split(/\s+/);
