@@ -299,6 +299,30 @@ describe('statements of change on a real store', () => {
     ]);
   });
 
+  it('one sentence that changes two facts ends both: the new fact continues the one the whole sentence replaces, the other is superseded by it', async () => {
+    svc = open();
+    const program = svc.memoryStore({ text: 'Irene goes to an adult day program Mon/Wed/Fri' }).fact;
+    const doctor = svc.memoryStore({ text: "Irene's neurologist is Dr. Okafor at Riverside Memory Clinic" }).fact;
+    const lunch = svc.memoryStore({ text: 'Irene eats lunch at noon' }).fact;
+    const said = "Irene's day program is tues/thurs now, dr okafor retired so her neurologist is dr lindqvist at the clinic";
+    // A dry run says both, and writes nothing.
+    const dry = (await (svc as MemoryService).capture([user(said)], undefined, { dryRun: true })).decisions;
+    // The whole sentence names the doctor as gone; its first clause gives the program new days.
+    expect(dry.map((d) => [d.action, d.replaces?.id, d.alsoReplaces?.map((f) => f.id)])).toEqual([['superseded', doctor.id, [program.id]]]);
+    expect(svc.getFact(program.id).validUntil).toBeNull();
+    const [d] = (await (svc as MemoryService).capture([user(said)])).decisions;
+    const stored = d?.fact;
+    if (!stored) throw new Error('nothing stored');
+    expect(stored.lineageId).toBe(doctor.lineageId);
+    expect(svc.getFact(doctor.id).supersededBy).toBe(stored.id);
+    expect(svc.getFact(program.id)).toMatchObject({ endedReason: 'superseded', supersededBy: stored.id });
+    expect(svc.getFact(lunch.id).validUntil).toBeNull();
+    // A clause that changes nothing adds nothing: one fact replaced.
+    const fee = svc.memoryStore({ text: 'Irene’s day program fee is $60 a day' }).fact;
+    const one = (await (svc as MemoryService).capture([user("Irene's day program fee is $75 a day now, she likes the new art teacher")], undefined, { dryRun: true })).decisions;
+    expect(one.map((x) => [x.action, x.replaces?.id, x.alsoReplaces])).toEqual([['superseded', fee.id, undefined]]);
+  });
+
   it('one shared word, or a value in another clause than the change, replaces nothing', async () => {
     svc = open();
     const fee = svc.memoryStore({ text: 'Dog adoption fee is $150' }).fact;

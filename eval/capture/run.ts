@@ -50,13 +50,14 @@ try {
     }
     // A replacement nobody asked for hides a fact that was still true.
     const wanted = new Set(c.keep.flatMap((k) => (k.supersedes ? [ids.get(k.supersedes)] : [])));
-    for (const d of r.decisions.filter((x) => x.action === 'superseded' && !wanted.has(x.replaces?.id))) {
+    const replaced = r.decisions.flatMap((d) => (d.action === 'superseded' ? [d.replaces, ...(d.alsoReplaces ?? [])].flatMap((f) => (f ? [{ d, f }] : [])) : []));
+    for (const { d, f } of replaced.filter((x) => !wanted.has(x.f.id))) {
       memory.wrongReplacements++;
-      if (values.misses) s.misses.push(`${c.id} WRONG REPLACEMENT "${d.replaces?.text}" <- "${d.found.text}"`);
+      if (values.misses) s.misses.push(`${c.id} WRONG REPLACEMENT "${f.text}" <- "${d.found.text}"`);
     }
     for (const k of c.keep.filter((x) => x.supersedes)) {
       memory.corrections++;
-      if (r.decisions.some((d) => d.action === 'superseded' && d.replaces?.id === ids.get(k.supersedes ?? ''))) memory.correctionsRight++;
+      if (replaced.some((x) => x.f.id === ids.get(k.supersedes ?? ''))) memory.correctionsRight++;
       else if (values.misses) {
         const d = r.decisions.find((x) => matches(x.found.text, k));
         const old = c.existing?.find((e) => e.id === k.supersedes);

@@ -154,11 +154,11 @@ const TOOLS: readonly ToolImpl[] = [
       const { decisions: r, by } = await svc.capture(i.transcript, caller, { dryRun: i.dryRun });
       const kept = r.filter((d) => d.action !== 'skipped');
       const lines = kept.length
-        ? kept.map((d) => `${d.action}${i.dryRun ? ' (dry run)' : ''}: [${d.found.rule}] ${oneLine(d.found.text, 200, '…')}${d.fact ? ` (${d.fact.id})` : ''}${d.replaces ? `, replacing ${d.replaces.id}` : ''}`)
+        ? kept.map((d) => `${d.action}${i.dryRun ? ' (dry run)' : ''}: [${d.found.rule}] ${oneLine(d.found.text, 200, '…')}${d.fact ? ` (${d.fact.id})` : ''}${d.replaces ? `, replacing ${[d.replaces, ...(d.alsoReplaces ?? [])].map((f) => f.id).join(', ')}` : ''}`)
         : ['Nothing worth keeping was found.'];
       return {
         text: lines.join('\n'),
-        data: { dryRun: i.dryRun, by, decisions: r.map((d) => ({ action: d.action, rule: d.found.rule, text: d.found.text, category: d.found.category, factId: d.fact?.id ?? null, replaces: d.replaces?.id ?? null, reason: d.reason })) },
+        data: { dryRun: i.dryRun, by, decisions: r.map((d) => ({ action: d.action, rule: d.found.rule, text: d.found.text, category: d.found.category, factId: d.fact?.id ?? null, replaces: d.replaces?.id ?? null, alsoReplaces: (d.alsoReplaces ?? []).map((f) => f.id), reason: d.reason })) },
       };
     },
   },
