@@ -257,6 +257,18 @@ describe('statements of change on a real store', () => {
     for (const f of [paper, carpool]) expect(svc.getFact(f.id).validUntil).toBeNull();
   });
 
+  it('the other word a weak old value needs may be one the user said elsewhere in the conversation', async () => {
+    svc = open();
+    const fridge = svc.memoryStore({ text: 'User volunteers restocking the Elm Street community fridge on Tuesday evenings' }).fact;
+    const said = "We're on thursdays now not tuesdays, the church lot got double booked";
+    const capture = async (turns: string[]) => (await (svc as MemoryService).capture(turns.map(user), undefined, { dryRun: true })).decisions.map((d) => [d.action, d.replaces?.id ?? null]);
+    // Alone, only the weekday names the fact: nothing replaced.
+    expect(await capture([said])).toEqual([['stored', null]]);
+    // Said in a conversation about the fridge, the weekday is the fridge's.
+    expect(await capture(['Can you make the volunteer sign for the fridge?', said])).toContainEqual(['superseded', fridge.id]);
+    expect(svc.getFact(fridge.id).validUntil).toBeNull();
+  });
+
   it('with no word of change, a value said in place of the old one corrects the fact holding it; a taste or a request does not', async () => {
     svc = open();
     const advisor = svc.memoryStore({ text: 'PhD advisor is Dr. Ellen Marsh' }).fact;

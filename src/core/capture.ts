@@ -56,6 +56,8 @@ export interface CapturedFact {
   readonly parts?: readonly CapturedFact[];
   /** A sentence the classifier dropped that says it is known ("like always", "is still"): it may strengthen the fact it restates, never be stored. */
   readonly restatesOnly?: boolean;
+  /** The content words the user said in the rest of the conversation: what else it is about (capture's replacement). */
+  readonly context?: ReadonlySet<string>;
   /** Who said it, in a group chat (saidBy): the text opens with their name. */
   readonly sender?: string;
 }

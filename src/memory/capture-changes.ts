@@ -161,7 +161,7 @@ function holdsIn(fact: Fact, w: string, held: ReadonlySet<string>): boolean {
 }
 
 /** The current fact of `near` that holds an old value the statement names as gone; the one holding most of the statement's words. */
-function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly Fact[], saysIs = false): Fact | null {
+function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly Fact[], saysIs = false, context?: ReadonlySet<string>): Fact | null {
   const old = saysIs ? new Set<string>() : oldValues(text, [OLD_VALUE, GONE_VALUE, NOT_ANYMORE]);
   const weak = saysIs ? oldValues(text, [WEAK_OLD_VALUE, BARE_NOT], true) : oldValues(text, [WEAK_OLD_VALUE]);
   if (old.size === 0 && weak.size === 0) return null;
@@ -171,9 +171,10 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
     const holds = (w: string) => holdsIn(fact, w, held);
     if (![...old].some(holds)) {
       // Named by a weaker frame: a name in the fact ("instead of Venmo"), or the two share a word besides it
-      // (always, when no word says a change).
+      // (always, when no word says a change); with a word of change, one the user said elsewhere in the
+      // conversation counts ("We're on thursdays now not tuesdays" in a talk about the community fridge).
       const gone = [...weak].filter(holds);
-      const sharesMore = gone.length > 0 && !namedWords(held, said).every((w) => weak.has(w));
+      const sharesMore = gone.length > 0 && !namedWords(held, context && !saysIs ? new Set([...said, ...context]) : said).every((w) => weak.has(w));
       if (!sharesMore && (saysIs || !gone.some((w) => writtenAsName(fact.text, w)))) continue;
     }
     const share = shareOf(held, said);
@@ -331,5 +332,5 @@ export function replacement(found: CapturedFact, near: readonly Fact[]): Fact | 
   const about = near.filter((f) => (sameEntity(f.entity, found.entity) || saysOf(f, found.entity)) && !saidAsUsualOnly(f, said));
   if (!changing) return holdsOldValue(text, stems, about, true);
   const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about, text);
-  return corrected ?? holdsOldValue(text, stems, about) ?? newValueFor(text, about) ?? formerHolder(text, about);
+  return corrected ?? holdsOldValue(text, stems, about, false, found.context) ?? newValueFor(text, about) ?? formerHolder(text, about);
 }

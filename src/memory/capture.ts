@@ -296,14 +296,17 @@ export interface SentenceEmbedder {
  */
 export async function findFacts(embedder: SentenceEmbedder | null, turns: readonly CaptureTurn[], o: Pick<CaptureOptions, 'maxChars' | 'classifier'>): Promise<{ found: CapturedFact[]; by: CaptureBy; reason: string | null }> {
   const candidates = captureCandidates(turns, o.maxChars);
-  const rules = (reason: string | null) => ({ found: ruledFacts(candidates), by: 'rules' as const, reason });
+  // What the user said in the whole conversation: what a change said in few words is about.
+  const context = contentStems(candidates.map((c) => c.sentence.text).join(' '));
+  const heard = (found: CapturedFact[]) => found.map((f) => ({ ...f, context, ...(f.parts ? { parts: f.parts.map((p) => ({ ...p, context })) } : {}) }));
+  const rules = (reason: string | null) => ({ found: heard(ruledFacts(candidates)), by: 'rules' as const, reason });
   if (!o.classifier) return rules('autoCapture.classifier is off');
   if (!embedder) return rules('the embedding model is not running');
   if (!modelFits(CAPTURE_MODEL, embedder.info.modelId, embedder.info.dim)) return rules(`the classifier was trained for ${CAPTURE_MODEL.modelId}, not ${embedder.info.modelId}`);
   if (candidates.length === 0) return { found: [], by: 'classifier', reason: null };
   try {
     const kept = modelFacts(CAPTURE_MODEL, candidates, await embedder.embedTexts(candidates.map(candidateText)));
-    return { found: [...kept, ...restatementsDropped(candidates, kept)], by: 'classifier', reason: null };
+    return { found: heard([...kept, ...restatementsDropped(candidates, kept)]), by: 'classifier', reason: null };
   } catch (err) {
     return rules(`embedding the sentences failed: ${(err as Error).message}`);
   }
