@@ -255,6 +255,14 @@ describe('statements of change on a real store', () => {
     expect(await decide('I switched the rabbits to fleece liners instead of paper bedding for good last week.')).not.toContainEqual(['superseded', paper.id]);
     expect(await decide("Rehearsal is at st. brendan's parish hall now instead of the school.")).not.toContainEqual(['superseded', carpool.id]);
     for (const f of [paper, carpool]) expect(svc.getFact(f.id).validUntil).toBeNull();
+    // "he's off X now" names X as gone, by the same terms; "i had that wrong" says a change.
+    const adhesive = svc.memoryStore({ text: 'Dad uses Fixodent adhesive paste' }).fact;
+    const job = svc.memoryStore({ text: 'User works at the Acme warehouse on weekdays' }).fact;
+    expect(await decide("He's off fixodent now, switched to the sea bond strips")).toEqual([['superseded', adhesive.id]]);
+    expect(await decide("I'm off work on fridays now, the new schedule started")).not.toContainEqual(['superseded', job.id]);
+    const checkout = svc.memoryStore({ text: 'Cabin checkout time is 11am' }).fact;
+    expect(await decide('Our cabin checkout runs till 10am, not 11, i had that wrong')).toEqual([['superseded', checkout.id]]);
+    expect(svc.getFact(job.id).validUntil).toBeNull();
   });
 
   it('the other word a weak old value needs may be one the user said elsewhere in the conversation', async () => {

@@ -29,8 +29,8 @@ export const CORRECTS = 0.25;
  */
 export const RESTATED = 0.25;
 
-/** A statement of change ("moved to", "is ... now", "switched", "went up", "no longer"; not "for now"): the fact it states replaces one. */
-const CHANGE = /\b(?:(?<!\bfor )now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|any ?more|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|going forward|new|expanded|grew|increased|raised|reduced|lowered|doubled|halved|switch(?:ing)?|converted|(?:went|goes|going|gone) (?:up|down))\b/i;
+/** A statement of change ("moved to", "is ... now", "switched", "went up", "no longer", "i had that wrong"; not "for now"): the fact it states replaces one. */
+const CHANGE = /\b(?:(?<!\bfor )now|moved|moves|moving|changed|switched|swapped|renamed|tak(?:ing|es)? over|took over|replaced|pushed|bumped|dropped|migrated|upgraded|no longer|any ?more|instead|as of|starting|got (?:moved|changed|cut|pushed|bumped)|cut to|goes to|went to|going forward|new|expanded|grew|increased|raised|reduced|lowered|doubled|halved|switch(?:ing)?|converted|(?:went|goes|going|gone) (?:up|down)|(?:had|got) (?:that|it|this) wrong|misspoke)\b/i;
 /** Said to be unchanged ("that part didn't change", "hours are the same"): not a statement of change, whatever words follow. */
 const UNCHANGED = /\b(?:(?:has|have|did|does|is|was)n[o']?t (?:changed?|moved)|(?:has|have|did|does) not (?:changed?|moved)|(?:nothing|none of (?:that|this|it|those))(?:'s| has| have)? changed|nothing new|(?:is|are|stays?|stayed|remains?) the same|unchanged|for \d+\+? (?:years?|yrs?|months?) now|\d+\+? (?:years?|yrs?) now)\b/gi;
 /** The text states a change, not counting what it says is unchanged. */
@@ -82,10 +82,10 @@ function names(fact: Fact, said: ReadonlySet<string>): boolean {
  */
 const OLD_VALUE = /(?:\b(?:swapped(?: out)?\s+(?:the|a|our|my)\s+|no longer(?:\s+[\w'-]+)?\s+(?:with|at|on|in|for|using|from|the|a|our|my)\s+(?:the\s+|a\s+|our\s+|my\s+)?|no longer\s+(?:doing|using|use|running|run|taking|playing|going to|offering|carrying)\s+(?:the\s+|a\s+|our\s+|my\s+)?|(?:moved|moving|switched|switching|migrated|migrating|converted|went|came)(?:\s+[\w'-]+){0,2}?\s+(?:off|away from|from)\s+(?:of\s+|the\s+|a\s+|our\s+|my\s+)?|(?:dropped|ditched|scratch(?:ed)?|scrapped|replaced|retired|left|lost|ripped out|sold|finished(?!\s+[\w-]+ing\b)|handed off|gave up|stopped(?:\s+(?:doing|using|offering|taking|carrying|selling)|(?=\s+(?:the|our|my)\s)))\s+(?:the\s+|a\s+|our\s+|my\s+)?)|(?<=\w)n['’]t (?:with|at|on|in|using|from)\s+(?:the\s+|a\s+|our\s+|my\s+)?)(?:(?:st|mt|ft|dr|mr|mrs|ms)\.?\s+)?\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 /**
- * The old value a weaker frame names ("instead of the school", "not my name", ", not thursdays", "36.2 now not 36.4"): taken only when
+ * The old value a weaker frame names ("instead of the school", "not my name", ", not thursdays", "36.2 now not 36.4", "he's off fixodent"): taken only when
  * the fact writes it as a name or shares another word with the statement (writtenAsName, holdsOldValue).
  */
-const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?)|(?:,|\bnow,?)\s*not\s+(?:the\s+|a\s+|an\s+)?)(?:(?:st|mt|ft|dr|mr|mrs|ms)\.?\s+)?\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
+const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:(?<=\p{L})['’](?:s|re|m)|\b(?:is|are|am))\s+off\s+(?:the\s+|a\s+|our\s+|my\s+|of\s+)?)|(?:,|\bnow,?)\s*not\s+(?:the\s+|a\s+|an\s+)?)(?:(?:st|mt|ft|dr|mr|mrs|ms)\.?\s+)?\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 
 /** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone", "kesh is done", "hg19 is dead to us". */
 const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting|stepped down|stepping down|(?:is |'s )?leaving|moved away|passed away|(?:is|are|'s) (?:gone|done|history|over|dead)|closed (?:down|for good)|stopped (?:hosting|carrying|offering|selling|making|running|doing))\b/giu;
