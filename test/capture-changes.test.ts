@@ -337,6 +337,11 @@ describe('statements of change on a real store', () => {
     expect(svc.getFact(doctor.id).supersededBy).toBe(stored.id);
     expect(svc.getFact(program.id)).toMatchObject({ endedReason: 'superseded', supersededBy: stored.id });
     expect(svc.getFact(lunch.id).validUntil).toBeNull();
+    // A clause said as usual does not strengthen a fact the sentence ends.
+    const venue = svc.memoryStore({ text: 'Irene goes to the Maple House day program on Mondays' }).fact;
+    const usual = (await (svc as MemoryService).capture([user("Irene's maple house day program is tuesdays now, her neurologist is dr chen now so dr lindqvist is gone, the day program is still at maple house")], undefined, { dryRun: true })).decisions;
+    expect(usual.flatMap((x) => [x.replaces?.id, ...(x.alsoReplaces ?? []).map((f) => f.id)])).toContain(venue.id);
+    expect(usual.filter((x) => x.action === 'strengthened').map((x) => x.fact?.id)).not.toContain(venue.id);
     // A clause that changes nothing adds nothing: one fact replaced.
     const fee = svc.memoryStore({ text: 'Irene’s day program fee is $60 a day' }).fact;
     const one = (await (svc as MemoryService).capture([user("Irene's day program fee is $75 a day now, she likes the new art teacher")], undefined, { dryRun: true })).decisions;

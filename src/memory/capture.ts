@@ -157,7 +157,7 @@ function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOpti
  */
 function saidAsUsual(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions, done: readonly CaptureDecision[]): CaptureDecision[] {
   if (!AS_USUAL.test(found.text) && !RESTATES.test(found.text)) return [];
-  const seen = new Set(done.flatMap((d) => [d.fact?.id, d.replaces?.id]));
+  const seen = new Set(done.flatMap((d) => [d.fact?.id, d.replaces?.id, ...(d.alsoReplaces ?? []).map((f) => f.id)]));
   const out: CaptureDecision[] = [];
   for (const text of found.text.split(CHANGE_CLAUSE)) {
     if ((!AS_USUAL.test(text) && !RESTATES.test(text)) || saysChange(text)) continue;
@@ -193,12 +193,15 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
     const pieces = changedApart(ctx, parts, near, caller);
     return pieces ? pieces.map((p) => decide(ctx, p, caller, o)) : [decide(ctx, found, caller, o)];
   }
+  // The rest first: a fact it replaces is not strengthened by a part that says it again ("... is tuesdays now. The day program is still at maple house").
+  const rest = parts.filter((_, i) => !restated[i]);
+  const changed = rest.length === 0 ? [] : [decide(ctx, rest.reduce((a, b) => joinFacts(a, b)), caller, o)];
+  const ended = new Set(changed.flatMap((d) => [d.replaces?.id, ...(d.alsoReplaces ?? []).map((f) => f.id)]));
   const out = parts.flatMap((p, i) => {
     const same = restated[i];
-    return same ? [strengthened(ctx, p, same, o)] : [];
+    return same && !ended.has(same.id) ? [strengthened(ctx, p, same, o)] : [];
   });
-  const rest = parts.filter((_, i) => !restated[i]);
-  return rest.length === 0 ? out : [...out, decide(ctx, rest.reduce((a, b) => joinFacts(a, b)), caller, o)];
+  return [...out, ...changed];
 }
 
 /**
