@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { Category } from '../../src/core/types.js';
 import { openMemory } from '../../src/main.js';
+import { replacedBy } from '../../src/memory/capture.js';
 import { emptyScore, f3, loadConversations, matches, precision, recall, scoreConversation } from './score.js';
 
 const { values } = parseArgs({ options: { split: { type: 'string', default: 'dev' }, files: { type: 'string' }, rules: { type: 'boolean', default: false }, misses: { type: 'boolean', default: false }, isolated: { type: 'boolean', default: false } } });
@@ -50,7 +51,7 @@ try {
     }
     // A replacement nobody asked for hides a fact that was still true.
     const wanted = new Set(c.keep.flatMap((k) => (k.supersedes ? [ids.get(k.supersedes)] : [])));
-    const replaced = r.decisions.flatMap((d) => (d.action === 'superseded' ? [d.replaces, ...(d.alsoReplaces ?? [])].flatMap((f) => (f ? [{ d, f }] : [])) : []));
+    const replaced = r.decisions.flatMap((d) => (d.action === 'superseded' ? replacedBy(d).map((f) => ({ d, f })) : []));
     for (const { d, f } of replaced.filter((x) => !wanted.has(x.f.id))) {
       memory.wrongReplacements++;
       if (values.misses) s.misses.push(`${c.id} WRONG REPLACEMENT "${f.text}" <- "${d.found.text}"`);

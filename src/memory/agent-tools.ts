@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { toWire, type WireError } from '../core/errors.js';
 import { oneLine } from '../core/text.js';
 import type { Caller, Fact, Link } from '../core/types.js';
+import { replacedBy } from './capture.js';
 import { captureSchema, credentialGetSchema, linkSchema, parse, recallSchema, storeSchema } from './inputs.js';
 import type { MemoryService } from './service.js';
 
@@ -154,11 +155,11 @@ const TOOLS: readonly ToolImpl[] = [
       const { decisions: r, by } = await svc.capture(i.transcript, caller, { dryRun: i.dryRun });
       const kept = r.filter((d) => d.action !== 'skipped');
       const lines = kept.length
-        ? kept.map((d) => `${d.action}${i.dryRun ? ' (dry run)' : ''}: [${d.found.rule}] ${oneLine(d.found.text, 200, '…')}${d.fact ? ` (${d.fact.id})` : ''}${d.replaces ? `, replacing ${[d.replaces, ...(d.alsoReplaces ?? [])].map((f) => f.id).join(', ')}` : ''}`)
+        ? kept.map((d) => `${d.action}${i.dryRun ? ' (dry run)' : ''}: [${d.found.rule}] ${oneLine(d.found.text, 200, '…')}${d.fact ? ` (${d.fact.id})` : ''}${d.replaces ? `, replacing ${replacedBy(d).map((f) => f.id).join(', ')}` : ''}`)
         : ['Nothing worth keeping was found.'];
       return {
         text: lines.join('\n'),
-        data: { dryRun: i.dryRun, by, decisions: r.map((d) => ({ action: d.action, rule: d.found.rule, text: d.found.text, category: d.found.category, factId: d.fact?.id ?? null, replaces: d.replaces?.id ?? null, alsoReplaces: (d.alsoReplaces ?? []).map((f) => f.id), reason: d.reason })) },
+        data: { dryRun: i.dryRun, by, decisions: r.map((d) => ({ action: d.action, rule: d.found.rule, text: d.found.text, category: d.found.category, factId: d.fact?.id ?? null, replaces: d.replaces?.id ?? null, alsoReplaces: replacedBy(d).slice(1).map((f) => f.id), reason: d.reason })) },
       };
     },
   },

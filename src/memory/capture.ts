@@ -47,6 +47,11 @@ export interface CaptureDecision {
   readonly reason: string | null;
 }
 
+/** Every fact a decision replaces (or would replace): the one whose versions the new fact continues, then the others it ends. */
+export function replacedBy(d: CaptureDecision): readonly Fact[] {
+  return d.replaces ? [d.replaces, ...(d.alsoReplaces ?? [])] : [];
+}
+
 /** Word overlap (Jaccard of content stems) at which a current fact says the same thing. */
 export const SAME_FACT = 0.8;
 /** Where a known fact given as a reason ends: "..., so ...", "... so ...", "... which means ...". */
@@ -157,7 +162,7 @@ function decideAll(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOpti
  */
 function saidAsUsual(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions, done: readonly CaptureDecision[]): CaptureDecision[] {
   if (!AS_USUAL.test(found.text) && !RESTATES.test(found.text)) return [];
-  const seen = new Set(done.flatMap((d) => [d.fact?.id, d.replaces?.id, ...(d.alsoReplaces ?? []).map((f) => f.id)]));
+  const seen = new Set(done.flatMap((d) => [d.fact?.id, ...replacedBy(d).map((f) => f.id)]));
   const out: CaptureDecision[] = [];
   for (const text of found.text.split(CHANGE_CLAUSE)) {
     if ((!AS_USUAL.test(text) && !RESTATES.test(text)) || saysChange(text)) continue;
@@ -196,7 +201,7 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
   // The rest first: a fact it replaces is not strengthened by a part that says it again ("... is tuesdays now. The day program is still at maple house").
   const rest = parts.filter((_, i) => !restated[i]);
   const changed = rest.length === 0 ? [] : [decide(ctx, rest.reduce((a, b) => joinFacts(a, b)), caller, o)];
-  const ended = new Set(changed.flatMap((d) => [d.replaces?.id, ...(d.alsoReplaces ?? []).map((f) => f.id)]));
+  const ended = new Set(changed.flatMap((d) => replacedBy(d).map((f) => f.id)));
   const out = parts.flatMap((p, i) => {
     const same = restated[i];
     return same && !ended.has(same.id) ? [strengthened(ctx, p, same, o)] : [];

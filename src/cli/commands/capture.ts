@@ -6,7 +6,7 @@
 import { MemoryError, toWire } from '../../core/errors.js';
 import { oneLine } from '../../core/text.js';
 import type { CaptureTurn } from '../../core/capture.js';
-import type { CaptureBy, CaptureDecision } from '../../memory/capture.js';
+import { replacedBy, type CaptureBy, type CaptureDecision } from '../../memory/capture.js';
 import { CAPTURE_LIMITS, captureSchema, parse } from '../../memory/inputs.js';
 import { recordProblem, transcriptTurns } from '../../recall/transcript.js';
 import { flag } from '../args.js';
@@ -95,14 +95,14 @@ export const captureCommand: CommandSpec = {
       ({ by, reason } = r);
     }
     const human = decisions.length
-      ? decisions.map((d) => `${d.action}${dryRun && d.action !== 'skipped' ? ' (dry run)' : ''}  [${d.found.rule}, ${d.found.category}] ${oneLine(d.found.text, 160, '…')}${d.fact ? `  ${d.fact.id}` : ''}${d.replaces ? `  replaces ${[d.replaces, ...(d.alsoReplaces ?? [])].map((f) => f.id).join(', ')}` : ''}${d.reason ? `  (${d.reason})` : ''}`)
+      ? decisions.map((d) => `${d.action}${dryRun && d.action !== 'skipped' ? ' (dry run)' : ''}  [${d.found.rule}, ${d.found.category}] ${oneLine(d.found.text, 160, '…')}${d.fact ? `  ${d.fact.id}` : ''}${d.replaces ? `  replaces ${replacedBy(d).map((f) => f.id).join(', ')}` : ''}${d.reason ? `  (${d.reason})` : ''}`)
       : ['nothing worth keeping was found'];
     human.push(by === 'classifier' ? '(decided by the sentence classifier)' : `(decided by the rules alone: ${reason ?? 'no classifier'})`);
     const json = {
       dryRun,
       by,
       reason,
-      decisions: decisions.map((d) => ({ action: d.action, rule: d.found.rule, text: d.found.text, category: d.found.category, entity: d.found.entity, factId: d.fact?.id ?? null, replaces: d.replaces?.id ?? null, alsoReplaces: (d.alsoReplaces ?? []).map((f) => f.id), reason: d.reason })),
+      decisions: decisions.map((d) => ({ action: d.action, rule: d.found.rule, text: d.found.text, category: d.found.category, entity: d.found.entity, factId: d.fact?.id ?? null, replaces: d.replaces?.id ?? null, alsoReplaces: replacedBy(d).slice(1).map((f) => f.id), reason: d.reason })),
     };
     return { human, json };
   },
