@@ -257,9 +257,10 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   const near = neighbours(ctx, found.text, caller);
   const same = known(ctx, found, caller, near);
   const replaces = replacement(found, changeNeighbours(ctx, found, caller, near));
-  const more = replaces ? moreReplaced(ctx, found, caller, near, [replaces.id, same?.id]) : [];
   // Said again, unless it also changes another fact ("fees are $30 now, work days are still ..."): then that one is replaced, and this one strengthened by saidAsUsual.
   if (same && same.id !== restated?.id && (!replaces || replaces.id === same.id)) return strengthened(ctx, found, same, o);
+  // Looked up only for a fact that is kept: each clause that says a change costs a search.
+  const more = replaces ? moreReplaced(ctx, found, caller, near, [replaces.id, same?.id]) : [];
   if (o.dryRun) return { action: replaces ? 'superseded' : 'stored', found, fact: null, replaces, ...(more.length > 0 ? { alsoReplaces: more } : {}), reason: null };
   const scope = o.scope === 'agent' && caller.agentId ? 'agent' : o.scope === 'session' && caller.sessionId ? 'session' : o.scope === 'session' && caller.agentId ? 'agent' : 'global';
   const r = storeFact(
