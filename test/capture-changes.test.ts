@@ -174,6 +174,13 @@ describe('statements of change on a real store', () => {
     expect(await decide('Kesh is done, on to the silver spear now.')).toEqual([['superseded', tune.id]]);
     expect(await decide("We're realigning everything to GRCh38 now, hg19 is dead to us.")).toEqual([['superseded', genome.id]]);
     expect(await decide('Scratch android first, iOS is the priority now since my testers are on iphones.')).toEqual([['superseded', target.id]]);
+    // A thing that died or gave out, past a word like "finally"; "not doing X anymore".
+    const router = svc.memoryStore({ text: 'Home router is a Netgear Nighthawk R7000' }).fact;
+    const video = svc.memoryStore({ text: 'User edits videos in Final Cut Pro' }).fact;
+    const race = svc.memoryStore({ text: 'User is training for the Boston Marathon in April' }).fact;
+    expect(await decide('The nighthawk finally died so the router is an asus rt-ax58u now.')).toEqual([['superseded', router.id]]);
+    expect(await decide("Not doing boston anymore, I'm running chicago in october now.")).toEqual([['superseded', race.id]]);
+    expect((await decide('The nighthawk finally died so the router is an asus rt-ax58u now.')).map(([, id]) => id)).not.toContain(video.id);
   });
 
   it('a change is found in words people type in a hurry: weekdays cut short, "isnt X anymore", a count that grew, whose it is', async () => {

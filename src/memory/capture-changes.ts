@@ -87,11 +87,11 @@ const OLD_VALUE = /(?:\b(?:swapped(?: out)?\s+(?:the|a|our|my)\s+|no longer(?:\s
  */
 const WEAK_OLD_VALUE = /(?:\b(?:not (?:with|at|on|in|using|from|the|a|an|our|my)\s+|instead of\s+(?:the\s+|a\s+|our\s+|my\s+)?|rather than\s+(?:the\s+|a\s+)?|(?:(?<=\p{L})['’](?:s|re|m)|\b(?:is|are|am))\s+off\s+(?:the\s+|a\s+|our\s+|my\s+|of\s+)?)|(?:,|\bnow,?)\s*not\s+(?:the\s+|a\s+|an\s+)?)(?:(?:st|mt|ft|dr|mr|mrs|ms)\.?\s+)?\$?([\p{L}\d][\p{L}\d.'-]*)/giu;
 
-/** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone", "kesh is done", "hg19 is dead to us". */
-const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:retired|retiring|quit|quitting|stepped down|stepping down|(?:is |'s )?leaving|moved away|passed away|(?:is|are|'s) (?:gone|done|history|over|dead)|closed (?:down|for good)|stopped (?:hosting|carrying|offering|selling|making|running|doing))\b/giu;
+/** An old value said to be gone before the words that say so: "mr delgado retired", "the 40 breeder is gone", "kesh is done", "hg19 is dead to us", "the epson died". */
+const GONE_VALUE = /([\p{L}\d][\p{L}\d.'-]*)\s+(?:(?:finally|just|already|officially|basically|totally|completely|has|have)\s+)?(?:retired|retiring|quit|quitting|stepped down|stepping down|(?:is |'s )?leaving|moved away|passed away|(?:is|are|'s) (?:gone|done|history|over|dead|toast)|died|gave out|closed (?:down|for good)|stopped (?:hosting|carrying|offering|selling|making|running|doing))\b/giu;
 
-/** An old value said to be gone before "anymore": "the backend isnt laravel anymore", "we're not on heroku any more". */
-const NOT_ANYMORE = /(?:\bnot|n['’]?t)\s+(?:(?:on|in|at|with|using|from|the|a|an|our|my)\s+){0,2}([\p{L}\d][\p{L}\d.'-]*)\s+any ?more\b/giu;
+/** An old value said to be gone before "anymore": "the backend isnt laravel anymore", "we're not on heroku any more", "not doing grandma's anymore". */
+const NOT_ANYMORE = /(?:\bnot|n['’]?t)\s+(?:(?:doing|using|running|taking|playing|seeing|going to)\s+)?(?:(?:on|in|at|with|using|from|the|a|an|our|my)\s+){0,2}([\p{L}\d][\p{L}\d.'-]*)\s+any ?more\b/giu;
 
 /**
  * A sentence without a word of change corrects a fact only by saying what something is in place of the old
