@@ -326,6 +326,28 @@ describe('statements of change on a real store', () => {
     ]);
   });
 
+  it('sentences said in a row whose one part corrects a fact replace it, though the whole message does not name it', async () => {
+    svc = open();
+    const windows = svc.memoryStore({ text: 'User is restoring 9 original casement windows' }).fact;
+    const said = 'Our window count is 11 not 9, forgot the two in the attic. We switched to allback putty this year.';
+    const decisions = (await (svc as MemoryService).capture([user(said)], undefined, { dryRun: true })).decisions;
+    expect(decisions.map((d) => [d.action, d.replaces?.id ?? null])).toEqual([['superseded', windows.id]]);
+    expect(decisions[0]?.found.text).toContain('We switched to allback putty');
+  });
+
+  it('a change said in more ways: a count named past "during", one weekday more, someone retired with no word of change', async () => {
+    svc = open();
+    const brace = svc.memoryStore({ text: 'User wears a size 2 knee brace during the day' }).fact;
+    const lesson = svc.memoryStore({ text: 'User has a weekly chess lesson with coach Ivan on Thursdays' }).fact;
+    const mentor = svc.memoryStore({ text: "User's mentor at the lab is Gerald" }).fact;
+    const people = svc.memoryStore({ text: 'The reunion usually has about 40 people' }).fact;
+    expect(await decide('My physio bumped me up to a size 3 brace now')).toEqual([['superseded', brace.id]]);
+    expect(await decide('The ivan lessons are tuesdays now he started coaching thursdays')).toEqual([['superseded', lesson.id]]);
+    expect(await decide('Her name is Wanda, gerald retired in the spring')).toEqual([['superseded', mentor.id]]);
+    // Gone, but no name the fact writes as one: nothing replaced.
+    expect(await decide('Keep the tone respectful, thousands of real people died there')).not.toContainEqual(['superseded', people.id]);
+  });
+
   it('one sentence that changes two facts ends both: the new fact continues the one the whole sentence replaces, the other is superseded by it', async () => {
     svc = open();
     const program = svc.memoryStore({ text: 'Irene goes to an adult day program Mon/Wed/Fri' }).fact;

@@ -51,7 +51,7 @@ interface ValueInText extends StatedValue {
 }
 
 /** Words that end what a count counts ("5 nodes across 3 AZs", "8 boxes now"). */
-const NOT_COUNTED = /^(?:across|along|with|from|by|into|over|under|per|each|about|around|through|thru|now|last|this|next|since|so|and|or|but|plus|total|left|more|less|than|before|after|until|till|btw|w|is|are|was|were|'s)$/i;
+const NOT_COUNTED = /^(?:during|while|when|where|which|that|who|like|every|across|along|with|from|by|into|over|under|per|each|about|around|through|thru|now|last|this|next|since|so|and|or|but|plus|total|left|more|less|than|before|after|until|till|btw|w|is|are|was|were|'s)$/i;
 
 /** What a count counts: the word after it and the last of up to four words that name the thing ("6 barn owl nest boxes": barn, box). */
 function countedWords(after: string): Set<string> {
@@ -123,6 +123,17 @@ export function givesNewValue(factText: string, statement: string): boolean {
   const said = valuesIn(statement);
   const has = (vs: readonly ValueInText[], v: ValueInText) => vs.some((x) => x.value === v.value && sameKind(x, v));
   return held.some((o) => !has(said, o) && said.some((n) => sameKind(o, n) && !has(held, n)));
+}
+
+/**
+ * A statement says every value of a kind the fact holds and one more of that kind ("closed mondays and tuesdays
+ * now" against "closed on Mondays"): the fact's values are no longer the whole of it.
+ */
+export function addsValue(factText: string, statement: string): boolean {
+  const held = valuesIn(factText);
+  const said = valuesIn(statement);
+  const has = (vs: readonly ValueInText[], v: ValueInText) => vs.some((x) => x.value === v.value && sameKind(x, v));
+  return held.some((o) => held.filter((h) => sameKind(h, o)).every((h) => has(said, h)) && said.some((n) => sameKind(o, n) && !has(held, n)));
 }
 
 /** Units of measure (stemmed): a weight or a length is no thing counted, so "80 lbs" says nothing of a "150 lb pole". */

@@ -5,7 +5,7 @@
  * compares facts by are here too, so that capture.ts and this module read facts alike.
  */
 import { shareOf, spokenText, type CapturedFact } from '../core/capture.js';
-import { countGap, givesNewValue, newCountOf, newValueOf } from '../core/capture-values.js';
+import { addsValue, countGap, givesNewValue, newCountOf, newValueOf } from '../core/capture-values.js';
 import { contentStems as stemsOf } from '../core/relevant-block.js';
 import type { Fact } from '../core/types.js';
 
@@ -184,6 +184,24 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
 }
 
 /**
+ * With no word of change, the current fact of `near` naming someone or something the statement says is gone
+ * ("Her name is priscilla, dolores retired last year"): only by a name the fact writes as one, since "thousands of
+ * people died" and "students are over 65" name no old value.
+ */
+function namedAsGone(text: string, said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
+  const gone = oldValues(text, [GONE_VALUE]);
+  if (gone.size === 0) return null;
+  let best: { fact: Fact; share: number } | null = null;
+  for (const fact of near) {
+    const held = contentStems(fact.text);
+    if (![...gone].some((w) => holdsIn(fact, w, held) && writtenAsName(fact.text, w))) continue;
+    const share = shareOf(held, said);
+    if (!best || share > best.share) best = { fact, share };
+  }
+  return best?.fact ?? null;
+}
+
+/**
  * The current fact of `near` a statement of change gives a new value for ("Starlite league moved to
  * thursdays" for "League night is Tuesday at Starlite Lanes"): the sentence that says the change shares two or
  * more words with the fact besides values and GENERIC words, and its clause that says the change states a value
@@ -207,7 +225,7 @@ function newValueFor(text: string, near: readonly Fact[]): Fact | null {
     for (const [i, fact] of near.entries()) {
       const shared = namedWords(held[i] ?? new Set(), said);
       if (!(shared.length >= 2 || (shared.length === 1 && valueOfWord(fact.text, clause, shared[0] ?? '', holders)))) continue;
-      if (!givesNewValue(fact.text, clause) && !(shared.length >= NAMES_A_MODIFIER && newModifier(fact.text, clause))) continue;
+      if (!givesNewValue(fact.text, clause) && !addsValue(fact.text, clause) && !(shared.length >= NAMES_A_MODIFIER && newModifier(fact.text, clause))) continue;
       // Of facts that share as many words, the one whose count is nearest the new one ("8 boxes" for 6 nest boxes, not 480 on a mail route).
       const gap = countGap(fact.text, clause);
       if (!best || shared.length > best.shared || (shared.length === best.shared && gap < best.gap)) best = { fact, shared: shared.length, gap };
@@ -330,7 +348,8 @@ export function replacement(found: CapturedFact, near: readonly Fact[]): Fact | 
   const stems = contentStems(text);
   const said = asUsualIn(text);
   const about = near.filter((f) => (sameEntity(f.entity, found.entity) || saysOf(f, found.entity)) && !saidAsUsualOnly(f, said));
-  if (!changing) return holdsOldValue(text, stems, about, true);
+  // Without one, someone or something said to be gone ("dolores retired last year") names the old value all the same.
+  if (!changing) return holdsOldValue(text, stems, about, true) ?? namedAsGone(text, stems, about);
   const corrected = found.corrects ? (about.find((f) => shareOf(stems, contentStems(f.text)) >= CORRECTS) ?? null) : changes(stems, about, text);
   return corrected ?? holdsOldValue(text, stems, about, false, found.context) ?? newValueFor(text, about) ?? formerHolder(text, about);
 }

@@ -195,8 +195,16 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
   const near = parts.map((p) => neighbours(ctx, p.text, caller));
   const restated = parts.map((p, i) => known(ctx, p, caller, near[i]));
   if (!restated.some(Boolean)) {
-    const pieces = changedApart(ctx, parts, near, caller);
-    return pieces ? pieces.map((p) => decide(ctx, p, caller, o)) : [decide(ctx, found, caller, o)];
+    const replaced = parts.map((p, i) => replacement(p, changeNeighbours(ctx, p, caller, near[i] ?? [])));
+    const pieces = changedApart(parts, replaced);
+    if (pieces) return pieces.map((p) => decide(ctx, p, caller, o));
+    // A part that changes a fact read alone ("it's 16 windows total not 14") changes it when the whole says nothing of it;
+    // not by a word of correction alone ("actually ..."), which a few words share with too many facts.
+    const changed = parts.map((p, i) => {
+      const part = { ...p, corrects: false };
+      return replacement(part, changeNeighbours(ctx, part, caller, near[i] ?? []));
+    });
+    return [decide(ctx, found, caller, o, undefined, changed.find((f) => f !== null) ?? undefined)];
   }
   // The rest first: a fact it replaces is not strengthened by a part that says it again ("... is tuesdays now. The day program is still at maple house").
   const rest = parts.filter((_, i) => !restated[i]);
@@ -212,12 +220,11 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
 /**
  * Sentences said in a row that change different facts ("We're on postgres 16 now. Standup moved to 9:30"):
  * each that changes one is a fact of its own, with the sentences after it that change nothing (the first
- * sentence too, when it changes nothing); null when fewer than two change different facts. `near`: each part's
- * neighbours, already looked up.
+ * sentence too, when it changes nothing); null when fewer than two change different facts. `replaced`: the fact
+ * each part replaces, read alone.
  */
-function changedApart(ctx: Ctx, parts: readonly CapturedFact[], near: readonly (readonly Fact[])[], caller: Caller): CapturedFact[] | null {
-  const replaced = parts.map((p, i) => replacement(p, changeNeighbours(ctx, p, caller, near[i] ?? []))?.id ?? null);
-  if (new Set(replaced.filter((id) => id !== null)).size < 2) return null;
+function changedApart(parts: readonly CapturedFact[], replaced: readonly (Fact | null)[]): CapturedFact[] | null {
+  if (new Set(replaced.flatMap((f) => (f ? [f.id] : []))).size < 2) return null;
   const out: CapturedFact[] = [];
   parts.forEach((p, i) => {
     const last = out.at(-1);
@@ -248,7 +255,7 @@ function moreReplaced(ctx: Ctx, found: CapturedFact, caller: Caller, near: reado
 }
 
 /** `restated`: a fact the sentence says again and was strengthened for; what it adds is stored, not that again. */
-function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions, restated?: Fact): CaptureDecision {
+function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions, restated?: Fact, partReplaces?: Fact): CaptureDecision {
   const skip = (reason: string): CaptureDecision => ({ action: 'skipped', found, fact: null, replaces: null, reason });
   if (found.confidence < o.minConfidence) return skip(`confidence ${found.confidence} is below autoCapture.minConfidence`);
   if (o.categories && !o.categories.includes(found.category)) return skip(`category ${found.category} is not in autoCapture.categories`);
@@ -256,7 +263,9 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   if (findControl(found.text) || (found.entity !== null && findControl(found.entity))) return skip('it holds control characters');
   const near = neighbours(ctx, found.text, caller);
   const same = known(ctx, found, caller, near);
-  const replaces = replacement(found, changeNeighbours(ctx, found, caller, near));
+  const candidates = changeNeighbours(ctx, found, caller, near);
+  // A part's replacement only among the whole statement's neighbours: a few words alone reach facts about other things.
+  const replaces = replacement(found, candidates) ?? candidates.find((f) => f.id === partReplaces?.id) ?? null;
   // Said again, unless it also changes another fact ("fees are $30 now, work days are still ..."): then that one is replaced, and this one strengthened by saidAsUsual.
   if (same && same.id !== restated?.id && (!replaces || replaces.id === same.id)) return strengthened(ctx, found, same, o);
   // Looked up only for a fact that is kept: each clause that says a change costs a search.
