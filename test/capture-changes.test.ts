@@ -348,6 +348,20 @@ describe('statements of change on a real store', () => {
     expect(await decide('Keep the tone respectful, thousands of real people died there')).not.toContainEqual(['superseded', people.id]);
   });
 
+  it('a change in words the fact does not share replaces the one fact the conversation is about that holds a value of its kind', async () => {
+    svc = open();
+    const cello = svc.memoryStore({ text: 'User has cello lessons Thursdays at 5pm with Ms. Hartley' }).fact;
+    const talk = [user('ms hartley wants me on a baroque piece for my cello lessons, any suggestions?'), user("Its tuesdays at 6:30pm now, the studio changed its hours.")];
+    const decisions = async () => (await (svc as MemoryService).capture(talk, undefined, { dryRun: true })).decisions.map((d) => [d.action, d.replaces?.id ?? null]);
+    expect(await decisions()).toContainEqual(['superseded', cello.id]);
+    // The same words said with nothing about the fact in the conversation replace nothing.
+    const alone = (await (svc as MemoryService).capture([user("Its tuesdays at 6:30pm now, the studio changed its hours.")], undefined, { dryRun: true })).decisions;
+    expect(alone.map((d) => d.replaces?.id ?? null)).not.toContain(cello.id);
+    // Two facts the conversation is about that a new weekday would change: neither is picked.
+    svc.memoryStore({ text: 'User has cello ensemble rehearsal with Ms. Hartley on Mondays' });
+    expect((await decisions()).map(([, id]) => id)).not.toContain(cello.id);
+  });
+
   it('one sentence that changes two facts ends both: the new fact continues the one the whole sentence replaces, the other is superseded by it', async () => {
     svc = open();
     const program = svc.memoryStore({ text: 'Irene goes to an adult day program Mon/Wed/Fri' }).fact;

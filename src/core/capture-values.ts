@@ -116,10 +116,10 @@ function sameKind(a: ValueInText, b: ValueInText): boolean {
 
 /**
  * A statement gives a new value of a kind the fact holds: the fact has a value of that kind the statement
- * does not say, and the statement a value of that kind the fact does not hold.
+ * does not say, and the statement a value of that kind the fact does not hold. `kinds`: only the fact's values of these kinds.
  */
-export function givesNewValue(factText: string, statement: string): boolean {
-  const held = valuesIn(factText);
+export function givesNewValue(factText: string, statement: string, kinds: (kind: string) => boolean = () => true): boolean {
+  const held = valuesIn(factText).filter((v) => kinds(v.kind));
   const said = valuesIn(statement);
   const has = (vs: readonly ValueInText[], v: ValueInText) => vs.some((x) => x.value === v.value && sameKind(x, v));
   return held.some((o) => !has(said, o) && said.some((n) => sameKind(o, n) && !has(held, n)));
@@ -129,8 +129,8 @@ export function givesNewValue(factText: string, statement: string): boolean {
  * A statement says every value of a kind the fact holds and one more of that kind ("closed mondays and tuesdays
  * now" against "closed on Mondays"): the fact's values are no longer the whole of it.
  */
-export function addsValue(factText: string, statement: string): boolean {
-  const held = valuesIn(factText);
+export function addsValue(factText: string, statement: string, kinds: (kind: string) => boolean = () => true): boolean {
+  const held = valuesIn(factText).filter((v) => kinds(v.kind));
   const said = valuesIn(statement);
   const has = (vs: readonly ValueInText[], v: ValueInText) => vs.some((x) => x.value === v.value && sameKind(x, v));
   return held.some((o) => held.filter((h) => sameKind(h, o)).every((h) => has(said, h)) && said.some((n) => sameKind(o, n) && !has(held, n)));

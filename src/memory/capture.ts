@@ -10,7 +10,7 @@ import { captureCandidates, plainFact, RESTATES, shareOf, type Candidate, type C
 import { joinFacts, ruledFacts } from '../core/capture-keep.js';
 import { candidateText, modelFacts, modelFits } from '../core/capture-model.js';
 import { CAPTURE_MODEL } from '../core/capture-weights.js';
-import { AS_USUAL, AS_USUAL_ALL, CHANGE_CLAUSE, contentStems, heldShare, replacement, RESTATED, sameEntity, saysChange } from './capture-changes.js';
+import { AS_USUAL, AS_USUAL_ALL, CHANGE_CLAUSE, changedInContext, changedValues, contentStems, heldShare, replacement, RESTATED, sameEntity, saysChange } from './capture-changes.js';
 import { visibility } from '../core/scope.js';
 import { strength } from '../core/strength.js';
 import { parseQuery } from '../core/text.js';
@@ -254,6 +254,12 @@ function moreReplaced(ctx: Ctx, found: CapturedFact, caller: Caller, near: reado
   return [...out.values()];
 }
 
+/** The fact a change said in other words replaces, found among the facts the conversation is about (changedInContext). */
+function inContext(ctx: Ctx, found: CapturedFact, caller: Caller): Fact | null {
+  if (!found.context || changedValues(found).length === 0) return null;
+  return changedInContext(found, neighbours(ctx, [...found.context].join(' '), caller));
+}
+
 /** `restated`: a fact the sentence says again and was strengthened for; what it adds is stored, not that again. */
 function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions, restated?: Fact, partReplaces?: Fact): CaptureDecision {
   const skip = (reason: string): CaptureDecision => ({ action: 'skipped', found, fact: null, replaces: null, reason });
@@ -265,7 +271,7 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   const same = known(ctx, found, caller, near);
   const candidates = changeNeighbours(ctx, found, caller, near);
   // A part's replacement only among the whole statement's neighbours: a few words alone reach facts about other things.
-  const replaces = replacement(found, candidates) ?? candidates.find((f) => f.id === partReplaces?.id) ?? null;
+  const replaces = replacement(found, candidates) ?? candidates.find((f) => f.id === partReplaces?.id) ?? inContext(ctx, found, caller);
   // Said again, unless it also changes another fact ("fees are $30 now, work days are still ..."): then that one is replaced, and this one strengthened by saidAsUsual.
   if (same && same.id !== restated?.id && (!replaces || replaces.id === same.id)) return strengthened(ctx, found, same, o);
   // Looked up only for a fact that is kept: each clause that says a change costs a search.
