@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureSentence, plainFact } from '../src/core/capture.js';
 import { looksLikeCode, userSentences } from '../src/core/capture-sentences.js';
 import { captureFacts } from '../src/core/capture-keep.js';
+import { withoutSecrets } from '../src/core/capture-secrets.js';
 import { replacement } from '../src/memory/capture-changes.js';
 import { resolveConfig } from '../src/config/resolve.js';
 import { startSemantic } from '../src/main.js';
@@ -306,6 +307,10 @@ describe('secret values never kept, whatever their shape', () => {
       // "basic" and "bearer" before a word are no Authorization header.
       ['I never want basic economy on long flights', 'I never want basic economy on long flights'],
     ];
+    // A URL whose user part is its key (an error tracker's DSN) is masked like one in its path; a user name stays.
+    expect(withoutSecrets('Dsn is https://7c2e9f04b1a84d6e93f5a0c8d2b71e46@errors.kiln.dev/4 what goes in settings.py')).toBe('Dsn is https://[redacted]@errors.kiln.dev/4 what goes in settings.py');
+    expect(withoutSecrets('the admin panel is https://maintenance_user@admin.example.com')).toBe('the admin panel is https://maintenance_user@admin.example.com');
+    expect(JSON.stringify(captureFacts([user('dsn is https://7c2e9f04b1a84d6e93f5a0c8d2b71e46@errors.kiln.dev/4 what goes in settings.py')], { maxChars: 5000 }))).not.toContain('7c2e9f04b1a84d6e93f5a0c8d2b71e46');
     // Plural credential words, and a key made of a short prefix and hex.
     const keys = captureFacts([user('Keys are ck_4e7a19c0b2d84f6e9a31c5d7f0b8e2a6c9d1f3b5 / cs_9b2e6f1a4c8d07e3b5a9f2c6d1e8b4a7f0c3e5d9 (read/write). Our store runs on WooCommerce 8.9.')], { maxChars: 5000 });
     expect(JSON.stringify(keys)).not.toMatch(/4e7a19c0|9b2e6f1a/);

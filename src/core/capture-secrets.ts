@@ -63,9 +63,12 @@ const NUMBER_KEY = /\b((?:api[ _-]?)?(?:keys?|tokens?|secrets?)(?:\s*(?:is|was|:
  */
 const URL_TOKEN = /(?<=https?:\/\/[^\s/]+(?:\/[^\s/?#]*)*[/=])[A-Za-z0-9_-]{12,}(?=[/?&#\s,;'"`)]|$)/g;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A URL's user part that is its key (a Sentry or GlitchTip DSN: "https://a81c3f0e...@glitchtip.example.dev/3"); masked when it looks made up, not "bob@". */
+const URL_USER = /(?<=\b[a-z][a-z\d+.-]*:\/\/)[A-Za-z0-9_-]{12,}(?=@[^\s@])/gi;
 
 function maskValues(text: string): string {
-  text = text.replace(URL_TOKEN, (token) => (UUID.test(token) || RANDOM_PART.test(token) ? REDACTED : token));
+  const madeUp = (token: string) => (UUID.test(token) || RANDOM_PART.test(token) ? REDACTED : token);
+  text = text.replace(URL_TOKEN, madeUp).replace(URL_USER, madeUp);
   text = text.replace(PASSWORD_SHAPE, (token) => (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+[.,]?$/.test(token) ? token : REDACTED)).replace(DIGIT_RUN, REDACTED);
   // A number given as a code, wherever the code word stands in the sentence.
   if (CODE_WORDS.test(text)) {
