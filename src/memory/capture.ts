@@ -201,6 +201,7 @@ function decideParts(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOp
     // A part that changes a fact read alone ("it's 16 windows total not 14") changes it when the whole says nothing of it;
     // not by a word of correction alone ("actually ..."), which a few words share with too many facts.
     const changed = parts.map((p, i) => {
+      if (!p.corrects) return replaced[i] ?? null;
       const part = { ...p, corrects: false };
       return replacement(part, changeNeighbours(ctx, part, caller, near[i] ?? []));
     });
@@ -271,7 +272,8 @@ function decide(ctx: Ctx, found: CapturedFact, caller: Caller, o: CaptureOptions
   const same = known(ctx, found, caller, near);
   const candidates = changeNeighbours(ctx, found, caller, near);
   // A part's replacement only among the whole statement's neighbours: a few words alone reach facts about other things.
-  const replaces = replacement(found, candidates) ?? candidates.find((f) => f.id === partReplaces?.id) ?? inContext(ctx, found, caller);
+  // And a change said in other words, unless the statement says a known fact again.
+  const replaces = replacement(found, candidates) ?? candidates.find((f) => f.id === partReplaces?.id) ?? (same ? null : inContext(ctx, found, caller));
   // Said again, unless it also changes another fact ("fees are $30 now, work days are still ..."): then that one is replaced, and this one strengthened by saidAsUsual.
   if (same && same.id !== restated?.id && (!replaces || replaces.id === same.id)) return strengthened(ctx, found, same, o);
   // Looked up only for a fact that is kept: each clause that says a change costs a search.
