@@ -344,6 +344,11 @@ describe('statements of change on a real store', () => {
     expect(await decide('My physio bumped me up to a size 3 brace now')).toEqual([['superseded', brace.id]]);
     expect(await decide('The ivan lessons are tuesdays now he started coaching thursdays')).toEqual([['superseded', lesson.id]]);
     expect(await decide('Her name is Wanda, gerald retired in the spring')).toEqual([['superseded', mentor.id]]);
+    // A month is a value of its own kind; "pulled out of" names the old value.
+    const audit = svc.memoryStore({ text: "Kestrel Labs' SOC 2 audit is scheduled for September" }).fact;
+    const tool = svc.memoryStore({ text: 'Kestrel Labs uses Secureframe for compliance' }).fact;
+    expect(await decide('The Kestrel Labs SOC 2 audit got pushed to november, the auditor had a conflict')).toEqual([['superseded', audit.id]]);
+    expect(await decide('We pulled out of secureframe in june, compliance is on drata now')).toEqual([['superseded', tool.id]]);
     // Gone, but no name the fact writes as one: nothing replaced.
     expect(await decide('Keep the tone respectful, thousands of real people died there')).not.toContainEqual(['superseded', people.id]);
   });

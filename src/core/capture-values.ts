@@ -7,7 +7,7 @@
 import { porterStem } from './porter.js';
 import { STOPWORDS } from './text.js';
 
-/** A value and its kind: `money`, `time`, `day`, `year`, `address` (192.168.1.10), `percent`, `ordinal` (2nd), `often` (nightly, every 6 hours), or `n:<unit>` for a number (`n:` when it has no unit). */
+/** A value and its kind: `money`, `time`, `day`, `month`, `year`, `address` (192.168.1.10), `percent`, `ordinal` (2nd), `often` (nightly, every 6 hours), or `n:<unit>` for a number (`n:` when it has no unit). */
 export interface StatedValue {
   readonly kind: string;
   readonly value: string;
@@ -16,14 +16,16 @@ export interface StatedValue {
 /** Counts said in words ("down to two hives"); not "one", which is mostly "the new one". */
 const NUMBER_WORDS: Readonly<Record<string, string>> = { two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10', eleven: '11', twelve: '12' };
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday|tues|weds|thurs|mon|tue|thu|fri';
+/** A month ("october", "nov"; "may" and "mar" only before a day of it, since they are words too). */
+const MONTHS = String.raw`january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sept?|oct|nov|dec|(?:may|mar)(?=\s+\d)`;
 
 /**
- * Money ("$1,400", "£4", "€30"), a time of day ("7pm", "7:30", "noon"), a weekday ("Thursdays", "thurs") and a number
+ * Money ("$1,400", "£4", "€30"), a time of day ("7pm", "7:30", "noon"), a weekday ("Thursdays", "thurs"), a month and a number
  * with the unit it counts, attached, hyphened or the next word ("10mg", "4-shaft", "14U", "6 hives", "two
  * hives"; a version is a number without one: "Django 4.2").
  */
 const VALUE = new RegExp(
-  String.raw`([$£€]\s?\d[\d,]*(?:\.\d+)?)|\b(\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|noon|midnight)\b|\b(${DAYS})s?\b|(?<![\w.])(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*(?![\d.])|(?:${Object.keys(NUMBER_WORDS).join('|')})\b)(?:-?([a-z]+)\b|\s([a-z]+)\b)?|\b(nightly|daily|weekly|biweekly|monthly|quarterly|yearly|annually|hourly|every (?:other )?(?:\d+ )?(?:day|night|week|month|hour|hr|year)s?)\b`,
+  String.raw`([$£€]\s?\d[\d,]*(?:\.\d+)?)|\b(\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|noon|midnight)\b|\b(${DAYS})s?\b|(?<![\w.])(\d{1,3}(?:,\d{3})+(?![\d,])|\d+(?:\.\d+)*(?![\d.])|(?:${Object.keys(NUMBER_WORDS).join('|')})\b)(?:-?([a-z]+)\b|\s([a-z]+)\b)?|\b(nightly|daily|weekly|biweekly|monthly|quarterly|yearly|annually|hourly|every (?:other )?(?:\d+ )?(?:day|night|week|month|hour|hr|year)s?)\b|\b(${MONTHS})\b`,
   'gi',
 );
 
@@ -80,6 +82,7 @@ function valuesIn(text: string): ValueInText[] {
     else if (m[2]) out.push({ kind: 'time', value: m[2].toLowerCase().replace(/\s|:00/g, ''), said, counts: NONE });
     else if (m[3]) out.push({ kind: 'day', value: m[3].toLowerCase().slice(0, 3), said, counts: NONE });
     else if (m[7]) out.push({ kind: 'often', value: howOften(m[7]), said, counts: NONE });
+    else if (m[8]) out.push({ kind: 'month', value: m[8].toLowerCase().slice(0, 3), said, counts: NONE });
     else if (m[4]) {
       const n = m[4].toLowerCase().replace(/,/g, '');
       const unit = (m[5] ?? m[6] ?? '').toLowerCase();
