@@ -66,7 +66,7 @@ describe('auto-capture on the labeled conversations (stored for real)', { timeou
     expect(score.secretsStored).toBe(0);
   });
 
-  it('keeps its measured quality: precision >= 0.86, recall >= 0.78 (measured 0.916 / 0.792 in a dry run, rounds 1-71)', () => {
+  it('keeps its measured quality: precision >= 0.86, recall >= 0.78 (measured 0.916 / 0.791 in a dry run, rounds 1-72)', () => {
     expect(precision(score)).toBeGreaterThanOrEqual(0.86);
     expect(recall(score)).toBeGreaterThanOrEqual(0.78);
   });
