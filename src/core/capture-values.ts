@@ -117,6 +117,11 @@ function sameKind(a: ValueInText, b: ValueInText): boolean {
   return a.kind === b.kind || countedByBoth(a, b) !== null;
 }
 
+/** `vs` holds the value `v`: the same value, of one kind. */
+function has(vs: readonly ValueInText[], v: ValueInText): boolean {
+  return vs.some((x) => x.value === v.value && sameKind(x, v));
+}
+
 /**
  * A statement gives a new value of a kind the fact holds: the fact has a value of that kind the statement
  * does not say, and the statement a value of that kind the fact does not hold. `kinds`: only the fact's values of these kinds.
@@ -124,7 +129,6 @@ function sameKind(a: ValueInText, b: ValueInText): boolean {
 export function givesNewValue(factText: string, statement: string, kinds: (kind: string) => boolean = () => true): boolean {
   const held = valuesIn(factText).filter((v) => kinds(v.kind));
   const said = valuesIn(statement);
-  const has = (vs: readonly ValueInText[], v: ValueInText) => vs.some((x) => x.value === v.value && sameKind(x, v));
   return held.some((o) => !has(said, o) && said.some((n) => sameKind(o, n) && !has(held, n)));
 }
 
@@ -135,7 +139,6 @@ export function givesNewValue(factText: string, statement: string, kinds: (kind:
 export function addsValue(factText: string, statement: string, kinds: (kind: string) => boolean = () => true): boolean {
   const held = valuesIn(factText).filter((v) => kinds(v.kind));
   const said = valuesIn(statement);
-  const has = (vs: readonly ValueInText[], v: ValueInText) => vs.some((x) => x.value === v.value && sameKind(x, v));
   return held.some((o) => held.filter((h) => sameKind(h, o)).every((h) => has(said, h)) && said.some((n) => sameKind(o, n) && !has(held, n)));
 }
 
@@ -147,7 +150,7 @@ export function newCountOf(factText: string, statement: string): string | null {
   const held = valuesIn(factText);
   for (const n of valuesIn(statement)) {
     const thing = held.map((o) => (o.value !== n.value ? countedByBoth(n, o) : null)).find((t) => t !== null);
-    if (thing && !MEASURE.has(thing) && !held.some((o) => o.value === n.value && sameKind(o, n))) return thing;
+    if (thing && !MEASURE.has(thing) && !has(held, n)) return thing;
   }
   return null;
 }
