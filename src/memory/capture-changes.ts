@@ -165,19 +165,25 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
   const old = saysIs ? new Set<string>() : oldValues(text, [OLD_VALUE, GONE_VALUE, NOT_ANYMORE]);
   const weak = saysIs ? oldValues(text, [WEAK_OLD_VALUE, BARE_NOT], true) : oldValues(text, [WEAK_OLD_VALUE]);
   if (old.size === 0 && weak.size === 0) return null;
-  let best: { fact: Fact; share: number } | null = null;
-  for (const fact of near) {
+  const named = near.filter((fact) => {
     const held = contentStems(fact.text);
     const holds = (w: string) => holdsIn(fact, w, held);
-    if (![...old].some(holds)) {
-      // Named by a weaker frame: a name in the fact ("instead of Venmo"), or the two share a word besides it
-      // (always, when no word says a change); with a word of change, one the user said elsewhere in the
-      // conversation counts ("We're on thursdays now not tuesdays" in a talk about the community fridge).
-      const gone = [...weak].filter(holds);
-      const sharesMore = gone.length > 0 && !namedWords(held, context && !saysIs ? new Set([...said, ...context]) : said).every((w) => weak.has(w));
-      if (!sharesMore && (saysIs || !gone.some((w) => writtenAsName(fact.text, w)))) continue;
-    }
-    const share = shareOf(held, said);
+    if ([...old].some(holds)) return true;
+    // Named by a weaker frame: a name in the fact ("instead of Venmo"), or the two share a word besides it
+    // (always, when no word says a change); with a word of change, one the user said elsewhere in the
+    // conversation counts ("We're on thursdays now not tuesdays" in a talk about the community fridge).
+    const gone = [...weak].filter(holds);
+    const sharesMore = gone.length > 0 && !namedWords(held, context && !saysIs ? new Set([...said, ...context]) : said).every((w) => weak.has(w));
+    return sharesMore || (!saysIs && gone.some((w) => writtenAsName(fact.text, w)));
+  });
+  return holdingMost(named, said);
+}
+
+/** Of `facts`, the one whose content words `said` holds the largest share of (the first of equals); null for none. */
+function holdingMost(facts: readonly Fact[], said: ReadonlySet<string>): Fact | null {
+  let best: { fact: Fact; share: number } | null = null;
+  for (const fact of facts) {
+    const share = shareOf(contentStems(fact.text), said);
     if (!best || share > best.share) best = { fact, share };
   }
   return best?.fact ?? null;
@@ -191,14 +197,10 @@ function holdsOldValue(text: string, said: ReadonlySet<string>, near: readonly F
 function namedAsGone(text: string, said: ReadonlySet<string>, near: readonly Fact[]): Fact | null {
   const gone = oldValues(text, [GONE_VALUE]);
   if (gone.size === 0) return null;
-  let best: { fact: Fact; share: number } | null = null;
-  for (const fact of near) {
-    const held = contentStems(fact.text);
-    if (![...gone].some((w) => holdsIn(fact, w, held) && writtenAsName(fact.text, w))) continue;
-    const share = shareOf(held, said);
-    if (!best || share > best.share) best = { fact, share };
-  }
-  return best?.fact ?? null;
+  return holdingMost(
+    near.filter((fact) => [...gone].some((w) => holdsIn(fact, w, contentStems(fact.text)) && writtenAsName(fact.text, w))),
+    said,
+  );
 }
 
 /**
@@ -369,14 +371,13 @@ const ABOUT_SHARE = 0.5;
 
 /**
  * A change said in words the fact does not share ("Tuesdays at 6:30 now, same teacher" for "User has cello lessons
- * Thursdays at 5pm with Ms. Hartley"): of `near`, the facts the conversation is about (`found.context`, the user's
+ * Thursdays at 5pm with Ms. Hartley"; `clauses`: its changedValues): of `near`, the facts the conversation is about (`found.context`, the user's
  * words, holds two or more of their words besides values, and at least ABOUT_SHARE of them), the one fact its clause
  * of change gives a new value of a kind it holds; none when several do. Measured on eval/capture dev (rounds 1-70):
  * corrections 522 -> 538 in one store (wrong 296 -> 307, most of them another conversation's shop hours or lesson
  * day), 598 -> 610 isolated (wrong 28 -> 30).
  */
-export function changedInContext(found: CapturedFact, near: readonly Fact[]): Fact | null {
-  const clauses = changedValues(found);
+export function changedInContext(found: CapturedFact, clauses: readonly string[], near: readonly Fact[]): Fact | null {
   const context = found.context;
   if (clauses.length === 0 || !context) return null;
   const about = (f: Fact) => {

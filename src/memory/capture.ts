@@ -257,8 +257,9 @@ function moreReplaced(ctx: Ctx, found: CapturedFact, caller: Caller, near: reado
 
 /** The fact a change said in other words replaces, found among the facts the conversation is about (changedInContext). */
 function inContext(ctx: Ctx, found: CapturedFact, caller: Caller): Fact | null {
-  if (!found.context || changedValues(found).length === 0) return null;
-  return changedInContext(found, neighbours(ctx, [...found.context].join(' '), caller));
+  const clauses = changedValues(found);
+  if (!found.context || clauses.length === 0) return null;
+  return changedInContext(found, clauses, neighbours(ctx, [...found.context].join(' '), caller));
 }
 
 /** `restated`: a fact the sentence says again and was strengthened for; what it adds is stored, not that again. */
